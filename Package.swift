@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "Canopy",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CanopyCore", targets: ["CanopyCore"]),
+        .executable(name: "canopy-bench", targets: ["canopy-bench"]),
+    ],
+    targets: [
+        // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
+        // libm: Double rounding (Int64(exactly:)) links against it, and no Foundation/Glibc import pulls it in.
+        .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
+        .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,39 @@
+/// The protocol error codes (PROTOCOL.md, "Errors").
+public enum ErrorCode: String, Sendable, CaseIterable {
+    case badJSON = "bad_json"
+    case badMessage = "bad_message"
+    case unknownType = "unknown_type"
+    case unauthorized
+    case forbidden
+    case noSuchTree = "no_such_tree"
+    case treeExists = "tree_exists"
+    case noSuchNode = "no_such_node"
+    case duplicateID = "duplicate_id"
+    case cycle
+    case badIndex = "bad_index"
+    case badKey = "bad_key"
+    case typeMismatch = "type_mismatch"
+    case tooLarge = "too_large"
+    case tooDeep = "too_deep"
+    case tooMany = "too_many"
+    case rateLimited = "rate_limited"
+}
+
+/// A failure with a protocol error code, a human message and, for a rejected batch, the index of the failing op.
+public struct CanopyError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    /// Index of the failing op within its batch, when the error comes from a batch.
+    public var op: Int?
+
+    public init(_ code: ErrorCode, _ message: String, op: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.op = op
+    }
+
+    public var description: String {
+        if let op { return "\(code.rawValue) (op \(op)): \(message)" }
+        return "\(code.rawValue): \(message)"
+    }
+}

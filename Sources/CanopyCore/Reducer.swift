@@ -1,0 +1,152 @@
+/// The type of value a reducer works on; values of any other type are rejected when an edit arrives.
+public enum ValueType: String, Sendable {
+    case any, number, bool, array, object, string
+    /// `{priority: number, content: string}` or `null`.
+    case priorityMessage
+
+    /// Whether `value` has this type.
+    public func accepts(_ value: JSON) -> Bool {
+        switch self {
+        case .any: return true
+        case .number: return value.isNumber
+        case .bool: return value.bool != nil
+        case .array: return value.array != nil
+        case .object: return value.object != nil
+        case .string: return value.string != nil
+        case .priorityMessage:
+            if value.isNull { return true }
+            guard let o = value.object, o.count == 2, o["priority"]?.isNumber == true, o["content"]?.string != nil
+            else { return false }
+            return true
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .priorityMessage: return "null or {\"priority\": number, \"content\": string}"
+        default: return rawValue
+        }
+    }
+}
+
+/// The reducer catalog of SEMANTICS.md §5, each with SwiftUI's exact `nextValue` behaviour.
+public enum Reducer: String, Sendable, CaseIterable {
+    case last, first, sum, max, min, and, or, append, merge, firstNonNull, priority, nest
+
+    public var valueType: ValueType {
+        switch self {
+        case .last, .first, .firstNonNull: return .any
+        case .sum, .max, .min: return .number
+        case .and, .or: return .bool
+        case .append: return .array
+        case .merge: return .object
+        case .priority: return .priorityMessage
+        case .nest: return .string
+        }
+    }
+
+    /// Runs `reduce(value: &value, nextValue: next)`. `next` is called only where SwiftUI's body calls `nextValue`.
+    /// Both operands have `valueType` (checked when the values entered the tree).
+    @inlinable
+    public func reduce(_ value: inout JSON, _ next: () -> JSON) {
+        switch self {
+        case .last:
+            value = next()
+        case .first:
+            break
+        case .sum:
+            value = Reducer.add(value, next())
+        case .max:
+            let n = next()
+            if (n.number ?? 0) > (value.number ?? 0) { value = n }
+        case .min:
+            let n = next()
+            if (n.number ?? 0) < (value.number ?? 0) { value = n }
+        case .and:
+            if value.bool == true { value = .bool(next().bool == true) }
+        case .or:
+            if value.bool != true { value = .bool(next().bool == true) }
+        case .append:
+            guard case .array(var a) = value else { value = next(); return }
+            value = .null  // drop the enum's reference so the append can happen in place
+            if case .array(let b) = next() { a.append(contentsOf: b) }
+            value = .array(a)
+        case .merge:
+            guard case .object(var o) = value else { value = next(); return }
+            value = .null
+            if case .object(let b) = next() { o.merge(b) }
+            value = .object(o)
+        case .firstNonNull:
+            if value.isNull { value = next() }
+        case .priority:
+            guard let e = Reducer.message(value), !e.content.isEmpty else {
+                value = next()
+                return
+            }
+            let nextMessage = next()
+            guard let n = Reducer.message(nextMessage), !n.content.isEmpty, n.priority > e.priority else { return }
+            value = nextMessage
+        case .nest:
+            let n = next()
+            value = .string("(" + (value.string ?? "") + " " + (n.string ?? "") + ")")
+        }
+    }
+
+    @usableFromInline
+    static func add(_ a: JSON, _ b: JSON) -> JSON {
+        if case .int(let x) = a, case .int(let y) = b {
+            let (r, overflow) = x.addingReportingOverflow(y)
+            if !overflow { return .int(r) }
+        }
+        return .double((a.number ?? 0) + (b.number ?? 0))
+    }
+
+    @usableFromInline
+    static func multiply(_ a: JSON, _ b: JSON) -> JSON {
+        if case .int(let x) = a, case .int(let y) = b {
+            let (r, overflow) = x.multipliedReportingOverflow(by: y)
+            if !overflow { return .int(r) }
+        }
+        return .double((a.number ?? 0) * (b.number ?? 0))
+    }
+
+    @usableFromInline
+    static func message(_ v: JSON) -> (priority: Double, content: String)? {
+        guard case .object(let o) = v, let p = o["priority"]?.number, let c = o["content"]?.string else { return nil }
+        return (p, c)
+    }
+}
+
+/// `{key, reducer, default}`: a declared preference key.
+public struct KeyDeclaration: Sendable, Equatable {
+    public var key: String
+    public var reducer: Reducer
+    public var defaultValue: JSON
+
+    public init(key: String, reducer: Reducer, defaultValue: JSON) {
+        self.key = key
+        self.reducer = reducer
+        self.defaultValue = defaultValue
+    }
+
+    /// Checks the declaration itself: a non-empty key and a default of the reducer's type.
+    public func validate() throws(CanopyError) {
+        guard !key.isEmpty else { throw CanopyError(.badKey, "a key name must not be empty") }
+        guard reducer.valueType.accepts(defaultValue) else {
+            throw CanopyError(
+                .typeMismatch,
+                "default of key \"\(key)\" is \(defaultValue.typeName), reducer \(reducer.rawValue) needs "
+                    + reducer.valueType.description)
+        }
+    }
+
+    /// Checks that `value` fits this key's reducer.
+    public func check(_ value: JSON) throws(CanopyError) {
+        guard reducer.valueType.accepts(value) else {
+            throw CanopyError(
+                .typeMismatch,
+                "value for key \"\(key)\" is \(value.typeName), reducer \(reducer.rawValue) needs "
+                    + reducer.valueType.description)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// A view tree with its key declarations and its incremental preference evaluation.
+///
+/// `apply` takes a batch of ops atomically and returns the batch's `Diff`: the normalized ops and the readers that
+/// fired. A value type: copies are cheap until one of them is edited.
+public struct Tree: Sendable {
+    var store: NodeStore
+    var evaluator = Evaluator()
+    /// Number of batches applied; the tree as created is version 0.
+    public private(set) var version = 0
+
+    /// Creates a tree; every reader receives its initial value (see `readers`).
+    public init(keys: [KeyDeclaration] = [], root: Node = Node(id: "root", type: "Root"), limits: Limits = .default)
+        throws(CanopyError)
+    {
+        store = NodeStore(limits: limits)
+        for (i, d) in keys.enumerated() {
+            do {
+                try d.validate()
+            } catch {
+                throw CanopyError(error.code, "key \(i): \(error.message)")
+            }
+            guard store.keys.id(of: d.key) == nil else {
+                throw CanopyError(.badKey, "key \"\(d.key)\" is declared twice")
+            }
+            _ = store.keys.declare(d)
+        }
+        try store.validateNew(root, depth: 0)
+        store.setRoot(store.build(root, parent: -1, attachment: -1))
+        evaluator.initialize(store)
+        _ = evaluator.evaluatePending(store, trace: false)
+        checkInvariantsInDebug()
+    }
+
+    /// Applies `ops` atomically and re-evaluates what they dirtied. On failure nothing changes and the error
+    /// carries the index of the failing op.
+    public mutating func apply(_ ops: [Op], trace: Bool = false) throws(CanopyError) -> Diff {
+        let batch = try store.apply(ops)
+        evaluator.process(store, batch.changes)
+        for s in batch.dead { store.release(s) }
+        let (changes, recorded) = evaluator.evaluatePending(store, trace: trace)
+        version += 1
+        checkInvariantsInDebug()
+        return Diff(ops: batch.normalized, changes: changes, trace: recorded, summary: evaluator.summary)
+    }
+
+    /// Every reader with its current value, in tree order.
+    public var readers: [ReaderValue] { evaluator.readerValues(store) }
+
+    /// The output of `node` for `key`, evaluated on demand; `nil` when absent. Creates no reader.
+    public mutating func probe(node: String, key: String) throws(CanopyError) -> JSON? {
+        guard let s = store.slot(of: node) else { throw CanopyError(.noSuchNode, "no node \"\(node)\" in this tree") }
+        guard let k = store.keys.id(of: key) else { throw CanopyError(.badKey, "key \"\(key)\" is not declared") }
+        return evaluator.probe(store, s, k)
+    }
+
+    /// The whole tree in value form.
+    public var root: Node { store.node(store.root) }
+
+    /// The subtree at `id`, if there is such a node.
+    public func node(_ id: String) -> Node? { store.slot(of: id).map { store.node($0) } }
+
+    public var keys: [KeyDeclaration] { store.keys.declarations }
+
+    public var nodeCount: Int { store.liveCount }
+
+    public var limits: Limits { store.limits }
+
+    /// Evaluates every reader from scratch on a fresh evaluator, leaving this tree's caches alone.
+    public func evaluateFromScratch(trace: Bool = false) -> (readers: [ReaderValue], trace: Trace?, summary: TraceSummary)
+    {
+        var fresh = Evaluator()
+        fresh.initialize(store)
+        let (_, recorded) = fresh.evaluatePending(store, trace: trace)
+        return (fresh.readerValues(store), recorded, fresh.summary)
+    }
+
+    /// Verifies the tree's structural invariants and the evaluator's bookkeeping; traps on a violation.
+    public func checkInvariants() {
+        store.checkInvariants()
+        evaluator.checkInvariants(store)
+    }
+
+    @inline(__always)
+    private func checkInvariantsInDebug() {
+        #if DEBUG
+            checkInvariants()
+        #endif
+    }
+}
