@@ -141,6 +141,11 @@ public struct JSONObject: Sendable {
         for m in members { self[m.key] = m.value }
     }
 
+    /// Builds an object from members whose keys are known to be distinct (no duplicate checks).
+    public init(uniqueMembers members: [(key: String, value: JSON)]) {
+        self.members = members
+    }
+
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }
     public var keys: [String] { members.map(\.key) }
