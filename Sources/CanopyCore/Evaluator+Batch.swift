@@ -28,6 +28,7 @@ extension Evaluator {
             if case .removed(let s) = change { forget(store, subtree: s) }
         }
         var presenceDirty: [Slot] = []
+        var presenceQueued = Set<Slot>()
         var modifiersChanged = Set<Slot>()
         for change in changes {
             switch change {
@@ -44,14 +45,14 @@ extension Evaluator {
                     if consumed { invalidateConsumer(store, n, KeyID(k)) }
                 }
                 refreshReaders(store, n)
-                presenceDirty.append(n)
+                if presenceQueued.insert(n).inserted { presenceDirty.append(n) }
             case .writerChanged(let n, let m) where store.isLive(n):
                 guard m < store.modifiers[Int(n)].count, case .preference(let k, _) = store.modifiers[Int(n)][m]
                 else { continue }
                 invalidate(store, n, k, stage: Evaluator.stage(store, n, k, ofModifier: m), structural: false)
             case .childrenChanged(let p) where store.isLive(p):
                 for k in keys.indices { invalidate(store, p, KeyID(k), stage: 0, structural: true) }
-                presenceDirty.append(p)
+                if presenceQueued.insert(p).inserted { presenceDirty.append(p) }
             default:
                 break
             }

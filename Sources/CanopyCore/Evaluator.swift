@@ -262,13 +262,12 @@ struct Evaluator: Sendable {
             let isWriterStage = s > 0 && Evaluator.isWriter(store, n, k, stage: s)
             if !isWriterStage, let c = cell(n, k, s) {
                 let st = keys[Int(k)].state[c] & 3
+                // No early exit at a cell that is already dirty: it may have been left dirty by an earlier batch
+                // whose readers found it absent, and the readers above it must still be scheduled now.
                 if st == Evaluator.clean {
                     keys[Int(k)].state[c] = (keys[Int(k)].state[c] & ~3) | (structural ? Evaluator.structDirty : Evaluator.dirty)
-                } else if st == Evaluator.dirty {
-                    if structural { keys[Int(k)].state[c] |= Evaluator.structDirty }
-                    return
-                } else if st == Evaluator.structDirty {
-                    return
+                } else if st == Evaluator.dirty && structural {
+                    keys[Int(k)].state[c] |= Evaluator.structDirty
                 }
             }
             forceConsumer = isWriterStage

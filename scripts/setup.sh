@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need and is missing. Safe to run repeatedly.
+set -euo pipefail
+
+swift_bin=${SWIFT_BIN:-/opt/swift/usr/bin}
+if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
+    echo "setup: the Swift 6 toolchain is missing (expected at $swift_bin); install Swift 6.1 or newer first" >&2
+    exit 1
+fi
+
+# Debian packages the project needs; empty for now: the engine (CanopyCore) is pure Swift.
+packages=()
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+fi
