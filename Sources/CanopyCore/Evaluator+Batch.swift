@@ -128,7 +128,9 @@ extension Evaluator {
             guard store.isLive(n), let ri = readers[n]?.firstIndex(where: { $0.modifier == Int32(m) }) else { continue }
             let k = readers[n]![ri].key
             let s = Evaluator.stage(store, n, k, observedAt: m)
-            let value: JSON? = isPresent(store, n, k, stage: s) ? pull(store, n, k, stage: s) : nil
+            // Not `cond ? pull(…) : nil`: JSON's nil literal would make that `.null`, a present value.
+            var value: JSON? = .none
+            if isPresent(store, n, k, stage: s) { value = pull(store, n, k, stage: s) }
             guard value != readers[n]![ri].lastValue else { continue }
             readers[n]![ri].lastValue = value
             let change = ReaderValue(
@@ -212,7 +214,8 @@ extension Evaluator {
         let saved = summary
         defer { summary = saved }
         let s = Evaluator.outStage(store, n, k)
-        return isPresent(store, n, k, stage: s) ? pull(store, n, k, stage: s) : nil
+        guard isPresent(store, n, k, stage: s) else { return .none }
+        return pull(store, n, k, stage: s)
     }
 
     // MARK: Invariants

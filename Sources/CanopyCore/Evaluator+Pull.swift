@@ -71,7 +71,7 @@ extension Evaluator {
                 keys[Int(k)].flags[Int(child)] |= Evaluator.outConsumed
                 continue
             }
-            let before = tracer != nil ? value : nil
+            let before: JSON? = tracer != nil ? .some(value) : .none
             var next: JSON? = nil
             reducer.reduce(&value) {
                 let v = read(store, child, k)
@@ -136,7 +136,7 @@ extension Evaluator {
         guard let a = first else { return operand(second!) }
         var value = operand(a)
         guard let b = second else { return value }
-        let before = tracer != nil ? value : nil
+        let before: JSON? = tracer != nil ? .some(value) : .none
         var next: JSON? = nil
         store.keys[k].reducer.reduce(&value) {
             let v = operand(b)

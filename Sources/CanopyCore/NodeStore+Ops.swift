@@ -132,7 +132,9 @@ extension NodeStore {
             let s = try existing(id)
             let old = props[Int(s)]
             var merged = old
-            for m in changes.members { merged[m.key] = m.value.isNull ? nil : m.value }
+            for m in changes.members {
+                if m.value.isNull { merged[m.key] = nil } else { merged[m.key] = m.value }
+            }
             props[Int(s)] = merged
             log.append(.props(s, old))
             return op
