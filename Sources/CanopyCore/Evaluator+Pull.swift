@@ -101,8 +101,15 @@ extension Evaluator {
                 x = pull(store, n, k, stage: s - 1)
                 keys[Int(k)].state[c] |= Evaluator.readInner
             }
-            let result = t.apply(to: x, reducer: declaration.reducer)
-            if case .reduce(let v) = t { noteReduce(store, n, k, modifier: m, before: x, next: v, result: result) }
+            guard case .reduce(let v) = t else { return t.apply(to: x, reducer: declaration.reducer) }
+            // Run the reducer here to trace whether it called `nextValue`.
+            var result = x
+            var next: JSON? = .none
+            declaration.reducer.reduce(&result) {
+                next = v
+                return v
+            }
+            noteReduce(store, n, k, modifier: m, before: x, next: next, result: result)
             return result
         case .background(let a):
             let attachedPresent = keys[Int(k)].flags[Int(a)] & Evaluator.outPresent != 0

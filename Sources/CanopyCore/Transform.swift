@@ -9,7 +9,6 @@ public enum Transform: Sendable, Equatable {
     case reduce(JSON)
 
     /// Applies the transform to `value` (the content's value, or the key's default when the content is absent).
-    /// `didReduce` is set when the key's reducer ran.
     @inlinable
     public func apply(to value: JSON, reducer: Reducer) -> JSON {
         switch self {
