@@ -14,7 +14,7 @@ extension Evaluator {
 
     /// Updates presence and dirtiness after a committed batch and collects the readers to re-evaluate.
     /// Dead subtrees are forgotten here; their slots may be released afterwards.
-    mutating func process(_ store: NodeStore, _ changes: [TreeChange]) {
+    mutating func process(_ store: NodeStore, _ changes: [TreeChange], built: [Slot]) {
         grow(to: store.capacity)
         while keys.count < store.keys.count {
             keys.append(KeyState())
@@ -24,35 +24,48 @@ extension Evaluator {
             store.forEachInSubtree(store.root) { order.append($0) }
             for n in order.reversed() { _ = recomputePresence(store, n, KeyID(k)) }
         }
-        for change in changes {
-            if case .removed(let s) = change { forget(store, subtree: s) }
-        }
+        // The store is in its state after the batch, while cells and reader lists still describe the chains from
+        // before it. So everything whose shape changed is reset first, and only then does any invalidation walk
+        // run, always over nodes whose cells match their current modifiers.
+        var reset = Set<Slot>()
         var presenceDirty: [Slot] = []
         var presenceQueued = Set<Slot>()
-        var modifiersChanged = Set<Slot>()
+        func queuePresence(_ n: Slot) {
+            if presenceQueued.insert(n).inserted { presenceDirty.append(n) }
+        }
         for change in changes {
             switch change {
-            case .keyDeclared(let k) where Int(k) < keys.count:
-                resetKey(store, k)
-            case .inserted(let s) where store.isLive(s):
-                initializePresence(store, subtree: s)
-                store.forEachInSubtree(s) { refreshReaders(store, $0) }
-            case .modifiersChanged(let n) where store.isLive(n):
-                guard modifiersChanged.insert(n).inserted else { continue }
-                for k in keys.indices {
-                    let consumed = outputWasRead(store, n, KeyID(k))
-                    keys[k].freeCells(of: n)
-                    if consumed { invalidateConsumer(store, n, KeyID(k)) }
-                }
-                refreshReaders(store, n)
-                if presenceQueued.insert(n).inserted { presenceDirty.append(n) }
-            case .writerChanged(let n, let m) where store.isLive(n):
-                guard m < store.modifiers[Int(n)].count, case .preference(let k, _) = store.modifiers[Int(n)][m]
-                else { continue }
+            case .removed(let s): forget(store, subtree: s)
+            case .keyDeclared(let k) where Int(k) < keys.count: resetKey(store, k)
+            case .modifiersChanged(let n) where store.isLive(n): reset.insert(n)
+            default: break
+            }
+        }
+        var consumersToInvalidate: [(Slot, KeyID)] = []
+        for n in reset {
+            let p = store.parent[Int(n)]
+            if p >= 0 && !reset.contains(p) {
+                for k in keys.indices where outputWasRead(store, n, KeyID(k)) { consumersToInvalidate.append((n, KeyID(k))) }
+            }
+            for k in keys.indices { keys[k].freeCells(of: n) }
+            refreshReaders(store, n)
+            queuePresence(n)
+        }
+        // Every node built by the batch, wherever it ended up (it may have been moved out of its inserted subtree).
+        // Parents were built before their children, so the presence pass, popping from the end, goes bottom-up.
+        for n in built where store.isLive(n) {
+            refreshReaders(store, n)
+            queuePresence(n)
+        }
+        for (n, k) in consumersToInvalidate { invalidateConsumer(store, n, k) }
+        for change in changes {
+            switch change {
+            case .writerChanged(let n, let m) where store.isLive(n) && !reset.contains(n):
+                guard case .preference(let k, _) = store.modifiers[Int(n)][m] else { continue }
                 invalidate(store, n, k, stage: Evaluator.stage(store, n, k, ofModifier: m), structural: false)
             case .childrenChanged(let p) where store.isLive(p):
                 for k in keys.indices { invalidate(store, p, KeyID(k), stage: 0, structural: true) }
-                if presenceQueued.insert(p).inserted { presenceDirty.append(p) }
+                queuePresence(p)
             default:
                 break
             }

@@ -72,14 +72,15 @@ extension Evaluator {
                 continue
             }
             let before: JSON? = tracer != nil ? .some(value) : .none
-            var next: JSON? = nil
-            reducer.reduce(&value) {
+            var next: JSON? = .none
+            if reducer.callsNextValue(value) {
                 let v = read(store, child, k)
                 keys[Int(k)].flags[Int(child)] |= Evaluator.outConsumed
+                reducer.combine(&value, v)
                 next = v
-                return v
+            } else {
+                noteSkip(store, child, k, modifier: nil)
             }
-            if next == nil { noteSkip(store, child, k, modifier: nil) }
             noteReduce(store, n, k, modifier: nil, before: before, next: next, result: value)
             acc = value
         }
@@ -144,13 +145,15 @@ extension Evaluator {
         var value = operand(a)
         guard let b = second else { return value }
         let before: JSON? = tracer != nil ? .some(value) : .none
-        var next: JSON? = nil
-        store.keys[k].reducer.reduce(&value) {
+        var next: JSON? = .none
+        let reducer = store.keys[k].reducer
+        if reducer.callsNextValue(value) {
             let v = operand(b)
+            reducer.combine(&value, v)
             next = v
-            return v
+        } else {
+            noteSkip(store, b.0, k, modifier: b.1 < 0 ? nil : Evaluator.stageModifier(store, b.0, k, b.1))
         }
-        if next == nil { noteSkip(store, b.0, k, modifier: b.1 < 0 ? nil : Evaluator.stageModifier(store, b.0, k, b.1)) }
         noteReduce(store, n, k, modifier: m, before: before, next: next, result: value)
         return value
     }

@@ -209,9 +209,8 @@ struct Evaluator: Sendable {
             }
             pending.insert(Int64(n) << 32 | Int64(i))
         }
-        for r in old where !new.contains(where: { $0.modifier == r.modifier && $0.key == r.key }) {
-            pending.remove(Int64(n) << 32 | Int64(r.modifier))
-        }
+        // Readers that went away need no unscheduling: a pending entry is re-resolved against the registry when it
+        // is evaluated (and may well name a new reader at the same index).
         readers[n] = new.isEmpty ? nil : new
         hasReaders[Int(n)] = !new.isEmpty
     }

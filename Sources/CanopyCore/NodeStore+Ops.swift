@@ -2,8 +2,6 @@
 enum TreeChange: Sendable {
     /// A parent's child list changed (insert, remove or move).
     case childrenChanged(Slot)
-    /// A fresh subtree (inserted, or attached by `setModifiers`).
-    case inserted(Slot)
     /// A detached subtree, still intact in its slots until released.
     case removed(Slot)
     /// The node's modifier chain changed shape.
@@ -31,6 +29,8 @@ struct AppliedBatch {
     var changes: [TreeChange]
     /// Roots of subtrees that left the tree; their slots must be released once the evaluator forgot them.
     var dead: [Slot]
+    /// Every slot built by the batch, parents before children (some may be dead again by the end of the batch).
+    var built: [Slot] = []
 }
 
 extension NodeStore {
@@ -38,6 +38,8 @@ extension NodeStore {
     mutating func apply(_ ops: [Op]) throws(CanopyError) -> AppliedBatch {
         var log: [Undo] = []
         var batch = AppliedBatch(normalized: [], changes: [], dead: [])
+        builtSlots.removeAll(keepingCapacity: true)
+        defer { builtSlots.removeAll() }
         batch.normalized.reserveCapacity(ops.count)
         for (i, op) in ops.enumerated() {
             do {
@@ -49,6 +51,7 @@ extension NodeStore {
                 throw e
             }
         }
+        batch.built = builtSlots
         return batch
     }
 
@@ -90,7 +93,6 @@ extension NodeStore {
             log.append(.built(s))
             link(s, under: p, at: at)
             log.append(.linked(s))
-            batch.changes.append(.inserted(s))
             batch.changes.append(.childrenChanged(p))
             return .insert(parent: parentID, node: node, position: .index(at))
 
@@ -166,9 +168,6 @@ extension NodeStore {
                 detachAttached(a)
                 batch.changes.append(.removed(a))
                 batch.dead.append(a)
-            }
-            for m in stored {
-                if let a = m.attachedSlot { batch.changes.append(.inserted(a)) }
             }
             batch.changes.append(.modifiersChanged(s))
             return op

@@ -38,6 +38,8 @@ struct NodeStore: Sendable {
     private var freeSlots: [Slot] = []
     private(set) var liveCount = 0
     private(set) var root: Slot = -1
+    /// Slots built since the current batch started, in build order (parents first).
+    var builtSlots: [Slot] = []
 
     init(limits: Limits) {
         self.limits = limits
@@ -115,6 +117,7 @@ struct NodeStore: Sendable {
     /// Materializes `node` (already validated) into fresh slots; registers ids. Returns the root slot.
     mutating func build(_ node: Node, parent p: Slot, attachment a: Int32) -> Slot {
         let s = allocateSlot()
+        builtSlots.append(s)
         let i = Int(s)
         ids[i] = node.id
         types[i] = node.type
@@ -154,27 +157,28 @@ struct NodeStore: Sendable {
 
     /// Forgets the ids of a detached subtree (its slots stay allocated until `release`).
     mutating func unregister(_ s: Slot) {
-        forEachInSubtree(s) { n in index[ids[Int(n)]] = nil }
-        var count = 0
-        forEachInSubtree(s) { _ in count += 1 }
-        liveCount -= count
+        // Collect first: mutating `index` inside a closure run by a method of `self` would copy the whole index.
+        let slots = subtreeSlots(s)
+        for n in slots { index[ids[Int(n)]] = nil }
+        liveCount -= slots.count
     }
 
     /// Re-registers the ids of a subtree that `unregister` forgot (undo of a removal).
     mutating func reregister(_ s: Slot) {
-        var count = 0
-        forEachInSubtree(s) { n in
-            index[ids[Int(n)]] = n
-            count += 1
-        }
-        liveCount += count
+        let slots = subtreeSlots(s)
+        for n in slots { index[ids[Int(n)]] = n }
+        liveCount += slots.count
+    }
+
+    func subtreeSlots(_ s: Slot) -> [Slot] {
+        var slots: [Slot] = []
+        forEachInSubtree(s) { slots.append($0) }
+        return slots
     }
 
     /// Returns a dead subtree's slots to the free list.
     mutating func release(_ s: Slot) {
-        var slots: [Slot] = []
-        forEachInSubtree(s) { slots.append($0) }
-        for n in slots {
+        for n in subtreeSlots(s) {
             let i = Int(n)
             ids[i] = ""
             types[i] = ""

@@ -49,46 +49,60 @@ public enum Reducer: String, Sendable, CaseIterable {
     /// Both operands have `valueType` (checked when the values entered the tree).
     @inlinable
     public func reduce(_ value: inout JSON, _ next: () -> JSON) {
+        if callsNextValue(value) { combine(&value, next()) }
+    }
+
+    /// Whether the SwiftUI body calls `nextValue` when the accumulated value is `value`. Every body in the catalog
+    /// calls it at most once, and decides from `value` alone, so `reduce` = this test + `combine`; the evaluator uses
+    /// the split to pull a sibling only when it is needed, without a closure per call.
+    @inlinable
+    public func callsNextValue(_ value: JSON) -> Bool {
         switch self {
-        case .last:
-            value = next()
+        case .first: return false
+        case .and: return value.bool == true
+        case .or: return value.bool != true
+        case .firstNonNull: return value.isNull
+        case .last, .sum, .max, .min, .append, .merge, .priority, .nest: return true
+        }
+    }
+
+    /// The rest of the body, once `nextValue()` returned `next` (only called when `callsNextValue(value)`).
+    @inlinable
+    public func combine(_ value: inout JSON, _ next: JSON) {
+        switch self {
+        case .last, .firstNonNull:
+            value = next
         case .first:
             break
         case .sum:
-            value = Reducer.add(value, next())
+            value = Reducer.add(value, next)
         case .max:
-            let n = next()
-            if (n.number ?? 0) > (value.number ?? 0) { value = n }
+            if (next.number ?? 0) > (value.number ?? 0) { value = next }
         case .min:
-            let n = next()
-            if (n.number ?? 0) < (value.number ?? 0) { value = n }
-        case .and:
-            if value.bool == true { value = .bool(next().bool == true) }
-        case .or:
-            if value.bool != true { value = .bool(next().bool == true) }
+            if (next.number ?? 0) < (value.number ?? 0) { value = next }
+        case .and, .or:
+            value = .bool(next.bool == true)
         case .append:
-            guard case .array(var a) = value else { value = next(); return }
+            guard case .array(var a) = value else { value = next; return }
             value = .null  // drop the enum's reference so the append can happen in place
-            if case .array(let b) = next() { a.append(contentsOf: b) }
+            if case .array(let b) = next { a.append(contentsOf: b) }
             value = .array(a)
         case .merge:
-            guard case .object(var o) = value else { value = next(); return }
+            guard case .object(var o) = value else { value = next; return }
             value = .null
-            if case .object(let b) = next() { o.merge(b) }
+            if case .object(let b) = next { o.merge(b) }
             value = .object(o)
-        case .firstNonNull:
-            if value.isNull { value = next() }
         case .priority:
+            // guard let e = value, !e.content.isEmpty else { value = nextValue(); return }
             guard let e = Reducer.message(value), !e.content.isEmpty else {
-                value = next()
+                value = next
                 return
             }
-            let nextMessage = next()
-            guard let n = Reducer.message(nextMessage), !n.content.isEmpty, n.priority > e.priority else { return }
-            value = nextMessage
+            // guard let n = nextValue(), !n.content.isEmpty, n.priority > e.priority else { return }
+            guard let n = Reducer.message(next), !n.content.isEmpty, n.priority > e.priority else { return }
+            value = next
         case .nest:
-            let n = next()
-            value = .string("(" + (value.string ?? "") + " " + (n.string ?? "") + ")")
+            value = .string("(" + (value.string ?? "") + " " + (next.string ?? "") + ")")
         }
     }
 

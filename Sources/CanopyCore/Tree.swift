@@ -26,6 +26,7 @@ public struct Tree: Sendable {
         }
         try store.validateNew(root, depth: 0)
         store.setRoot(store.build(root, parent: -1, attachment: -1))
+        store.builtSlots = []
         evaluator.initialize(store)
         _ = evaluator.evaluatePending(store, trace: false)
         checkInvariantsInDebug()
@@ -35,7 +36,7 @@ public struct Tree: Sendable {
     /// carries the index of the failing op.
     public mutating func apply(_ ops: [Op], trace: Bool = false) throws(CanopyError) -> Diff {
         let batch = try store.apply(ops)
-        evaluator.process(store, batch.changes)
+        evaluator.process(store, batch.changes, built: batch.built)
         for s in batch.dead { store.release(s) }
         let (changes, recorded) = evaluator.evaluatePending(store, trace: trace)
         version += 1
