@@ -28,6 +28,7 @@ extension Evaluator {
         // before it. So everything whose shape changed is reset first, and only then does any invalidation walk
         // run, always over nodes whose cells match their current modifiers.
         var reset = Set<Slot>()
+        var resetOrder: [Slot] = []
         var presenceDirty: [Slot] = []
         var presenceQueued = Set<Slot>()
         func queuePresence(_ n: Slot) {
@@ -37,12 +38,13 @@ extension Evaluator {
             switch change {
             case .removed(let s): forget(store, subtree: s)
             case .keyDeclared(let k) where Int(k) < keys.count: resetKey(store, k)
-            case .modifiersChanged(let n) where store.isLive(n): reset.insert(n)
+            case .modifiersChanged(let n) where store.isLive(n):
+                if reset.insert(n).inserted { resetOrder.append(n) }
             default: break
             }
         }
         var consumersToInvalidate: [(Slot, KeyID)] = []
-        for n in reset {
+        for n in resetOrder {
             let p = store.parent[Int(n)]
             if p >= 0 && !reset.contains(p) {
                 for k in keys.indices where outputWasRead(store, n, KeyID(k)) { consumersToInvalidate.append((n, KeyID(k))) }
@@ -109,20 +111,32 @@ extension Evaluator {
     /// Recomputes presence bits upward from the nodes whose children or modifiers changed; wherever a presence
     /// flips, the consumer's stage must recompute (the sequence of present operands changed).
     private mutating func propagatePresence(_ store: NodeStore, from start: [Slot]) {
+        // Deepest first, so every node is recomputed once, after all of its changed descendants: no transient
+        // flips (which would invalidate more than needed), and the same work whatever order the changes came in.
+        var byDepth: [[Slot]] = []
+        for n in start where store.isLive(n) {
+            let d = store.depth(of: n)
+            while byDepth.count <= d { byDepth.append([]) }
+            byDepth[d].append(n)
+        }
         for k in keys.indices {
             let key = KeyID(k)
-            var work = start
-            while let n = work.popLast() {
-                guard store.isLive(n) else { continue }
-                let (baseFlipped, outFlipped) = recomputePresence(store, n, key)
-                if baseFlipped { invalidate(store, n, key, stage: 0, structural: true) }
-                guard outFlipped else { continue }
-                let p = store.parent[Int(n)]
-                guard p >= 0 else { continue }
-                let at = Int(store.attachment[Int(n)])
-                let s = at < 0 ? 0 : Evaluator.stage(store, p, key, ofModifier: at)
-                invalidate(store, p, key, stage: s, structural: true)
-                work.append(p)
+            var levels = byDepth
+            var queued = Set(start)
+            var d = levels.count - 1
+            while d >= 0 {
+                for n in levels[d] {
+                    let (baseFlipped, outFlipped) = recomputePresence(store, n, key)
+                    if baseFlipped { invalidate(store, n, key, stage: 0, structural: true) }
+                    guard outFlipped else { continue }
+                    let p = store.parent[Int(n)]
+                    guard p >= 0 else { continue }
+                    let at = Int(store.attachment[Int(n)])
+                    let s = at < 0 ? 0 : Evaluator.stage(store, p, key, ofModifier: at)
+                    invalidate(store, p, key, stage: s, structural: true)
+                    if queued.insert(p).inserted { levels[d - 1].append(p) }
+                }
+                d -= 1
             }
         }
     }
