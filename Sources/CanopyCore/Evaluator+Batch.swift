@@ -63,7 +63,7 @@ extension Evaluator {
         for change in changes {
             switch change {
             case .writerChanged(let n, let m) where store.isLive(n) && !reset.contains(n):
-                guard case .preference(let k, _) = store.modifiers[Int(n)][m] else { continue }
+                guard case .preference(_, let k) = store.modifiers[Int(n)][m] else { continue }
                 invalidate(store, n, k, stage: Evaluator.stage(store, n, k, ofModifier: m), structural: false)
             case .childrenChanged(let p) where store.isLive(p):
                 for k in keys.indices { invalidate(store, p, KeyID(k), stage: 0, structural: true) }

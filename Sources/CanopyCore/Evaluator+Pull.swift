@@ -20,7 +20,7 @@ extension Evaluator {
         if s > 0 {
             let m = Evaluator.modifierIndex(store, n, k, stage: s)
             modifier = m
-            if case .preference(_, let v) = store.modifiers[Int(n)][m] {
+            if case .preference(let v, _) = store.modifiers[Int(n)][m] {
                 summary.evaluated += 1
                 tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: m))
                 return v
@@ -96,7 +96,7 @@ extension Evaluator {
         let innerPresent = isPresent(store, n, k, stage: s - 1)
         let declaration = store.keys[k]
         switch store.modifiers[Int(n)][m] {
-        case .transform(_, let t):
+        case .transform(let t, _):
             var x = declaration.defaultValue
             if innerPresent {
                 x = pull(store, n, k, stage: s - 1)

@@ -94,7 +94,7 @@ struct Evaluator: Sendable {
     @inline(__always)
     static func isStage(_ m: StoredModifier, _ k: KeyID) -> Bool {
         switch m {
-        case .preference(let key, _), .transform(let key, _): return key == k
+        case .preference(_, let key), .transform(_, let key): return key == k
         case .background, .overlay: return true
         case .reader, .other: return false
         }
@@ -160,7 +160,7 @@ struct Evaluator: Sendable {
     /// presence flipped.
     mutating func recomputePresence(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> (base: Bool, out: Bool) {
         let i = Int(n)
-        var base = store.dynamic[i]
+        var base = store.isDynamic(n)
         if !base {
             for c in store.children[i] where keys[Int(k)].flags[Int(c)] & Evaluator.outPresent != 0 {
                 base = true
@@ -174,7 +174,7 @@ struct Evaluator: Sendable {
         var out = base
         for m in store.modifiers[i] {
             switch m {
-            case .preference(k, _), .transform(k, _): out = true
+            case .preference(_, k), .transform(_, k): out = true
             case .background(let a), .overlay(let a): out = out || keys[Int(k)].flags[Int(a)] & Evaluator.outPresent != 0
             default: break
             }

@@ -177,10 +177,10 @@ extension NodeStore {
             let k = try declaredKey(key)
             try keys[k].check(value)
             var mods = modifiers[Int(s)]
-            let writer = mods.lastIndex { if case .preference(k, _) = $0 { return true } else { return false } }
+            let writer = mods.lastIndex { if case .preference(_, k) = $0 { return true } else { return false } }
             if let w = writer {
-                guard case .preference(_, let oldValue) = mods[w], oldValue != value else { return op }
-                mods[w] = .preference(k, value)
+                guard case .preference(let oldValue, _) = mods[w], oldValue != value else { return op }
+                mods[w] = .preference(value, k)
                 log.append(.modifiers(s, modifiers[Int(s)]))
                 replaceModifiers(s, mods)
                 batch.changes.append(.writerChanged(s, modifier: w))
@@ -188,7 +188,7 @@ extension NodeStore {
                 guard mods.count < limits.maxModifiers else {
                     throw CanopyError(.tooMany, "\"\(id)\" already has \(mods.count) modifiers, the limit")
                 }
-                mods.append(.preference(k, value))
+                mods.append(.preference(value, k))
                 log.append(.modifiers(s, modifiers[Int(s)]))
                 replaceModifiers(s, mods)
                 batch.changes.append(.modifiersChanged(s))
@@ -199,7 +199,7 @@ extension NodeStore {
             let s = try existing(id)
             let k = try declaredKey(key)
             let old = modifiers[Int(s)]
-            let kept = old.filter { if case .preference(k, _) = $0 { return false } else { return true } }
+            let kept = old.filter { if case .preference(_, k) = $0 { return false } else { return true } }
             if kept.count != old.count {
                 log.append(.modifiers(s, old))
                 replaceModifiers(s, kept)
@@ -300,14 +300,14 @@ extension NodeStore {
         for i in 0..<capacity where isLive(Slot(i)) {
             for m in modifiers[i] {
                 switch m {
-                case .preference(k, let v):
+                case .preference(let v, k):
                     guard declaration.reducer.valueType.accepts(v) else {
                         throw CanopyError(
                             .typeMismatch,
                             "node \"\(ids[i])\" writes \(v.typeName) to \"\(declaration.key)\", which reducer "
                                 + "\(declaration.reducer.rawValue) does not accept")
                     }
-                case .transform(k, let t):
+                case .transform(let t, k):
                     do { try t.check(for: declaration) } catch {
                         throw CanopyError(.typeMismatch, "node \"\(ids[i])\": \(error.message)")
                     }

@@ -2,13 +2,15 @@
 typealias Slot = Int32
 
 /// A modifier as stored in the tree: keys resolved to ids, attached subtrees to their root slots.
+/// Payloads are ordered (value, key) and `other` is boxed so that the enum packs into 24 bytes: a leaf with a few
+/// writers is most of a large tree's memory.
 enum StoredModifier: Sendable {
-    case preference(KeyID, JSON)
-    case transform(KeyID, Transform)
+    case preference(JSON, KeyID)
+    case transform(Transform, KeyID)
     case reader(KeyID)
     case background(Slot)
     case overlay(Slot)
-    case other(String, JSONObject)
+    case other(OtherModifier)
 
     var attachedSlot: Slot? {
         switch self {
@@ -18,14 +20,28 @@ enum StoredModifier: Sendable {
     }
 }
 
+/// A modifier with no effect on preferences (`padding`, `hidden`, …), kept for display. Immutable.
+final class OtherModifier: Sendable {
+    let kind: String
+    let args: JSONObject
+
+    init(kind: String, args: JSONObject) {
+        self.kind = kind
+        self.args = args
+    }
+}
+
 /// The tree's nodes in struct-of-arrays form, with the key table. Knows nothing about evaluation.
 struct NodeStore: Sendable {
     var keys = KeyTable()
     var limits: Limits
 
     private(set) var ids: [String] = []
-    private(set) var types: [String] = []
-    private(set) var dynamic: [Bool] = []
+    /// Node types, interned: few distinct names, one per node.
+    private(set) var typeIDs: [UInt32] = []
+    private var typeNames: [String] = []
+    private var typeDynamic: [Bool] = []
+    private var typeLookup: [String: UInt32] = [:]
     var props: [JSONObject] = []
     private(set) var modifiers: [[StoredModifier]] = []
     private(set) var children: [[Slot]] = []
@@ -34,7 +50,7 @@ struct NodeStore: Sendable {
     /// For an attached root, the index of its `background`/`overlay` in the host's modifiers; otherwise -1.
     private(set) var attachment: [Int32] = []
     private(set) var alive: [Bool] = []
-    private var index: [String: Slot] = [:]
+    private var index = IDIndex()
     private var freeSlots: [Slot] = []
     private(set) var liveCount = 0
     private(set) var root: Slot = -1
@@ -47,10 +63,25 @@ struct NodeStore: Sendable {
 
     var capacity: Int { ids.count }
 
-    func slot(of id: String) -> Slot? { index[id] }
+    func slot(of id: String) -> Slot? { index.find(id, in: ids) }
 
     /// Whether `s` holds a node of the tree (not free, not a subtree removed by the batch in progress).
-    func isLive(_ s: Slot) -> Bool { alive[Int(s)] && index[ids[Int(s)]] == s }
+    func isLive(_ s: Slot) -> Bool { alive[Int(s)] && index.find(ids[Int(s)], in: ids) == s }
+
+    func type(of s: Slot) -> String { typeNames[Int(typeIDs[Int(s)])] }
+
+    /// Whether the node is a dynamic container (`ForEach`, `If`, `AnyView`).
+    @inline(__always)
+    func isDynamic(_ s: Slot) -> Bool { typeDynamic[Int(typeIDs[Int(s)])] }
+
+    private mutating func intern(_ type: String) -> UInt32 {
+        if let t = typeLookup[type] { return t }
+        let t = UInt32(typeNames.count)
+        typeNames.append(type)
+        typeDynamic.append(Node.isDynamicContainer(type))
+        typeLookup[type] = t
+        return t
+    }
 
     func isAttachedRoot(_ s: Slot) -> Bool { attachment[Int(s)] >= 0 }
 
@@ -103,8 +134,7 @@ struct NodeStore: Sendable {
         if let s = freeSlots.popLast() { return s }
         let s = Slot(ids.count)
         ids.append("")
-        types.append("")
-        dynamic.append(false)
+        typeIDs.append(0)
         props.append(JSONObject())
         modifiers.append([])
         children.append([])
@@ -120,13 +150,12 @@ struct NodeStore: Sendable {
         builtSlots.append(s)
         let i = Int(s)
         ids[i] = node.id
-        types[i] = node.type
-        dynamic[i] = Node.isDynamicContainer(node.type)
+        typeIDs[i] = intern(node.type)
         props[i] = node.props
         parent[i] = p
         attachment[i] = a
         alive[i] = true
-        index[node.id] = s
+        index.insert(s, in: ids)
         liveCount += 1
         modifiers[i] = storedModifiers(node.modifiers, host: s)
         var kids: [Slot] = []
@@ -142,12 +171,12 @@ struct NodeStore: Sendable {
         out.reserveCapacity(mods.count)
         for (mi, m) in mods.enumerated() {
             switch m {
-            case .preference(let k, let v): out.append(.preference(keys.id(of: k)!, v))
-            case .transformPreference(let k, let t): out.append(.transform(keys.id(of: k)!, t))
+            case .preference(let k, let v): out.append(.preference(v, keys.id(of: k)!))
+            case .transformPreference(let k, let t): out.append(.transform(t, keys.id(of: k)!))
             case .onPreferenceChange(let k): out.append(.reader(keys.id(of: k)!))
             case .background(let n): out.append(.background(build(n, parent: host, attachment: Int32(mi))))
             case .overlay(let n): out.append(.overlay(build(n, parent: host, attachment: Int32(mi))))
-            case .other(let kind, let args): out.append(.other(kind, args))
+            case .other(let kind, let args): out.append(.other(OtherModifier(kind: kind, args: args)))
             }
         }
         return out
@@ -159,14 +188,14 @@ struct NodeStore: Sendable {
     mutating func unregister(_ s: Slot) {
         // Collect first: mutating `index` inside a closure run by a method of `self` would copy the whole index.
         let slots = subtreeSlots(s)
-        for n in slots { index[ids[Int(n)]] = nil }
+        for n in slots { index.remove(ids[Int(n)], in: ids) }
         liveCount -= slots.count
     }
 
     /// Re-registers the ids of a subtree that `unregister` forgot (undo of a removal).
     mutating func reregister(_ s: Slot) {
         let slots = subtreeSlots(s)
-        for n in slots { index[ids[Int(n)]] = n }
+        for n in slots { index.insert(n, in: ids) }
         liveCount += slots.count
     }
 
@@ -181,7 +210,7 @@ struct NodeStore: Sendable {
         for n in subtreeSlots(s) {
             let i = Int(n)
             ids[i] = ""
-            types[i] = ""
+            typeIDs[i] = 0
             props[i] = JSONObject()
             modifiers[i] = []
             children[i] = []
@@ -231,19 +260,19 @@ struct NodeStore: Sendable {
     func node(_ s: Slot) -> Node {
         let i = Int(s)
         return Node(
-            id: ids[i], type: types[i], props: props[i],
+            id: ids[i], type: type(of: s), props: props[i],
             modifiers: modifiers[i].map { modifier($0) },
             children: children[i].map { node($0) })
     }
 
     func modifier(_ m: StoredModifier) -> Modifier {
         switch m {
-        case .preference(let k, let v): return .preference(key: keys[k].key, value: v)
-        case .transform(let k, let t): return .transformPreference(key: keys[k].key, transform: t)
+        case .preference(let v, let k): return .preference(key: keys[k].key, value: v)
+        case .transform(let t, let k): return .transformPreference(key: keys[k].key, transform: t)
         case .reader(let k): return .onPreferenceChange(key: keys[k].key)
         case .background(let a): return .background(node(a))
         case .overlay(let a): return .overlay(node(a))
-        case .other(let kind, let args): return .other(kind: kind, args: args)
+        case .other(let o): return .other(kind: o.kind, args: o.args)
         }
     }
 
@@ -264,16 +293,15 @@ struct NodeStore: Sendable {
             visited[i] = true
             seen += 1
             precondition(d <= limits.maxDepth, "node \(ids[i]) deeper than \(limits.maxDepth)")
-            precondition(index[ids[i]] == n, "id \(ids[i]) must be indexed to its slot")
-            precondition(dynamic[i] == Node.isDynamicContainer(types[i]), "dynamic flag of \(ids[i])")
+            precondition(index.find(ids[i], in: ids) == n, "id \(ids[i]) must be indexed to its slot")
             for (mi, m) in modifiers[i].enumerated() {
                 switch m {
                 case .background(let a), .overlay(let a):
                     precondition(parent[Int(a)] == n && attachment[Int(a)] == Int32(mi), "attached link of \(ids[i])")
                     stack.append((a, d + 1))
-                case .preference(let k, let v):
+                case .preference(let v, let k):
                     precondition(Int(k) < keys.count && keys[k].reducer.valueType.accepts(v), "writer type on \(ids[i])")
-                case .transform(let k, _), .reader(let k):
+                case .transform(_, let k), .reader(let k):
                     precondition(Int(k) < keys.count, "key of modifier on \(ids[i])")
                 case .other: break
                 }

@@ -30,3 +30,8 @@ import Testing
     #expect(d.changes.map(\.value) == [5])
     #expect(tree.evaluateFromScratch().readers == tree.readers)
 }
+
+/// Memory per node is dominated by leaves' modifier arrays; this layout is what keeps a writer at 24 bytes.
+@Test func aStoredModifierPacksIntoTwentyFourBytes() {
+    #expect(MemoryLayout<StoredModifier>.stride == 24)
+}
