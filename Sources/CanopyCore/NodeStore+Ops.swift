@@ -146,7 +146,7 @@ extension NodeStore {
             guard mods.count <= limits.maxModifiers else {
                 throw CanopyError(.tooMany, "\(mods.count) modifiers on \"\(id)\"; the limit is \(limits.maxModifiers)")
             }
-            let old = modifiers[Int(s)]
+            let old = Array(modifiers[Int(s)])
             // The old attached subtrees leave first, so their ids may be reused by the new chain.
             for m in old {
                 guard let a = m.attachedSlot else { continue }
@@ -176,12 +176,13 @@ extension NodeStore {
             let s = try existing(id)
             let k = try declaredKey(key)
             try keys[k].check(value)
-            var mods = modifiers[Int(s)]
+            let old = Array(modifiers[Int(s)])
+            var mods = old
             let writer = mods.lastIndex { if case .preference(_, k) = $0 { return true } else { return false } }
             if let w = writer {
                 guard case .preference(let oldValue, _) = mods[w], oldValue != value else { return op }
                 mods[w] = .preference(value, k)
-                log.append(.modifiers(s, modifiers[Int(s)]))
+                log.append(.modifiers(s, old))
                 replaceModifiers(s, mods)
                 batch.changes.append(.writerChanged(s, modifier: w))
             } else {
@@ -189,7 +190,7 @@ extension NodeStore {
                     throw CanopyError(.tooMany, "\"\(id)\" already has \(mods.count) modifiers, the limit")
                 }
                 mods.append(.preference(value, k))
-                log.append(.modifiers(s, modifiers[Int(s)]))
+                log.append(.modifiers(s, old))
                 replaceModifiers(s, mods)
                 batch.changes.append(.modifiersChanged(s))
             }
@@ -198,7 +199,7 @@ extension NodeStore {
         case .removePreference(let id, let key):
             let s = try existing(id)
             let k = try declaredKey(key)
-            let old = modifiers[Int(s)]
+            let old = Array(modifiers[Int(s)])
             let kept = old.filter { if case .preference(_, k) = $0 { return false } else { return true } }
             if kept.count != old.count {
                 log.append(.modifiers(s, old))

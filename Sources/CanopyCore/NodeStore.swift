@@ -43,7 +43,7 @@ struct NodeStore: Sendable {
     private var typeDynamic: [Bool] = []
     private var typeLookup: [String: UInt32] = [:]
     var props: [JSONObject] = []
-    private(set) var modifiers: [[StoredModifier]] = []
+    private(set) var modifiers = ModifierArena()
     private(set) var children: [[Slot]] = []
     /// Parent slot, or the host for an attached root; -1 for the root and free slots.
     private(set) var parent: [Slot] = []
@@ -136,7 +136,7 @@ struct NodeStore: Sendable {
         ids.append("")
         typeIDs.append(0)
         props.append(JSONObject())
-        modifiers.append([])
+        modifiers.appendSlot()
         children.append([])
         parent.append(-1)
         attachment.append(-1)
@@ -157,7 +157,7 @@ struct NodeStore: Sendable {
         alive[i] = true
         index.insert(s, in: ids)
         liveCount += 1
-        modifiers[i] = storedModifiers(node.modifiers, host: s)
+        modifiers.replace(i, with: storedModifiers(node.modifiers, host: s))
         var kids: [Slot] = []
         kids.reserveCapacity(node.children.count)
         for c in node.children { kids.append(build(c, parent: s, attachment: -1)) }
@@ -212,7 +212,7 @@ struct NodeStore: Sendable {
             ids[i] = ""
             typeIDs[i] = 0
             props[i] = JSONObject()
-            modifiers[i] = []
+            modifiers.replace(i, with: [])
             children[i] = []
             parent[i] = -1
             attachment[i] = -1
@@ -240,7 +240,7 @@ struct NodeStore: Sendable {
 
     /// Replaces the modifier chain; attached subtrees referenced by `mods` must already point at `s` as host.
     mutating func replaceModifiers(_ s: Slot, _ mods: [StoredModifier]) {
-        modifiers[Int(s)] = mods
+        modifiers.replace(Int(s), with: mods)
         for (mi, m) in mods.enumerated() {
             if let a = m.attachedSlot {
                 parent[Int(a)] = s
