@@ -155,7 +155,7 @@ extension Evaluator {
             guard store.isLive(n), let ri = readers[n]?.firstIndex(where: { $0.modifier == Int32(m) }) else { continue }
             let k = readers[n]![ri].key
             let s = Evaluator.stage(store, n, k, observedAt: m)
-            // Not `cond ? pull(…) : nil`: JSON's nil literal would make that `.null`, a present value.
+            // `.none` (absent) unless present; a present value may itself be `.null`.
             var value: JSON? = .none
             if isPresent(store, n, k, stage: s) { value = pull(store, n, k, stage: s) }
             guard value != readers[n]![ri].lastValue else { continue }

@@ -20,7 +20,7 @@ extension Evaluator {
         if s > 0 {
             let m = Evaluator.modifierIndex(store, n, k, stage: s)
             modifier = m
-            if case .preference(let v, _) = store.modifiers[Int(n)][m] {
+            if case .preference(let v, _) = store.modifiers.modifier(Int(n), m) {
                 summary.evaluated += 1
                 tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: m))
                 return v
@@ -50,10 +50,23 @@ extension Evaluator {
         return v
     }
 
-    /// Reads a child's or attached root's output, or an inner stage, as an input of a reduce.
+    /// Reads a child's or attached root's output as an input of a reduce.
     @inline(__always)
     private mutating func read(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> JSON {
-        pull(store, n, k, stage: Evaluator.outStage(store, n, k))
+        // Fast path for the common leaf: its outermost stage is a writer, whose value is the output.
+        let r = store.modifiers.bounds(Int(n))
+        var j = r.upperBound - 1
+        while j >= r.lowerBound {
+            let m = store.modifiers.item(j)
+            if Evaluator.isStage(m, k) {
+                guard case .preference(let v, _) = m else { break }
+                summary.evaluated += 1
+                tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: j - r.lowerBound))
+                return v
+            }
+            j -= 1
+        }
+        return pull(store, n, k, stage: Evaluator.outStage(store, n, k))
     }
 
     /// Stage 0: the fold over the children's outputs, skipping absent ones.
@@ -95,7 +108,7 @@ extension Evaluator {
         keys[Int(k)].state[c] &= 3
         let innerPresent = isPresent(store, n, k, stage: s - 1)
         let declaration = store.keys[k]
-        switch store.modifiers[Int(n)][m] {
+        switch store.modifiers.modifier(Int(n), m) {
         case .transform(let t, _):
             var x = declaration.defaultValue
             if innerPresent {
@@ -196,7 +209,7 @@ extension Evaluator {
         let m = Evaluator.modifierIndex(store, n, k, stage: s)
         let inner = bits & Evaluator.readInner != 0
         let attached = bits & Evaluator.readAttached != 0
-        switch store.modifiers[Int(n)][m] {
+        switch store.modifiers.modifier(Int(n), m) {
         case .transform:
             return !inner || inputUnchanged(store, n, k, stage: s - 1, since: since)
         case .background(let a):

@@ -102,16 +102,17 @@ struct Evaluator: Sendable {
 
     static func stageCount(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> Int {
         var count = 1
-        for m in store.modifiers[Int(n)] where isStage(m, k) { count += 1 }
+        for j in store.modifiers.bounds(Int(n)) where isStage(store.modifiers.item(j), k) { count += 1 }
         return count
     }
 
     /// The modifier index of stage `s` (s ≥ 1).
     static func modifierIndex(_ store: NodeStore, _ n: Slot, _ k: KeyID, stage s: Int) -> Int {
         var seen = 0
-        for (i, m) in store.modifiers[Int(n)].enumerated() where isStage(m, k) {
+        let r = store.modifiers.bounds(Int(n))
+        for j in r where isStage(store.modifiers.item(j), k) {
             seen += 1
-            if seen == s { return i }
+            if seen == s { return j - r.lowerBound }
         }
         preconditionFailure("stage \(s) out of range")
     }
@@ -119,8 +120,8 @@ struct Evaluator: Sendable {
     /// The stage observed at modifier index `i`: the stages added by the modifiers inside it.
     static func stage(_ store: NodeStore, _ n: Slot, _ k: KeyID, observedAt i: Int) -> Int {
         var s = 0
-        let mods = store.modifiers[Int(n)]
-        for j in 0..<i where isStage(mods[j], k) { s += 1 }
+        let base = store.modifiers.bounds(Int(n)).lowerBound
+        for j in base..<(base + i) where isStage(store.modifiers.item(j), k) { s += 1 }
         return s
     }
 
@@ -135,7 +136,9 @@ struct Evaluator: Sendable {
         var present = ks.flags[Int(n)] & Evaluator.basePresent != 0
         guard s > 0 else { return present }
         var seen = 0
-        for m in store.modifiers[Int(n)] where Evaluator.isStage(m, k) {
+        for j in store.modifiers.bounds(Int(n)) {
+            let m = store.modifiers.item(j)
+            guard Evaluator.isStage(m, k) else { continue }
             switch m {
             case .preference, .transform: present = true
             case .background(let a), .overlay(let a): present = present || ks.flags[Int(a)] & Evaluator.outPresent != 0
@@ -172,8 +175,8 @@ struct Evaluator: Sendable {
         if base { flags |= Evaluator.basePresent }
         keys[Int(k)].flags[i] = flags
         var out = base
-        for m in store.modifiers[i] {
-            switch m {
+        for j in store.modifiers.bounds(i) {
+            switch store.modifiers.item(j) {
             case .preference(_, k), .transform(_, k): out = true
             case .background(let a), .overlay(let a): out = out || keys[Int(k)].flags[Int(a)] & Evaluator.outPresent != 0
             default: break
@@ -304,7 +307,7 @@ struct Evaluator: Sendable {
     }
 
     static func isWriter(_ store: NodeStore, _ n: Slot, _ k: KeyID, stage s: Int) -> Bool {
-        if case .preference = store.modifiers[Int(n)][modifierIndex(store, n, k, stage: s)] { return true }
+        if case .preference = store.modifiers.modifier(Int(n), modifierIndex(store, n, k, stage: s)) { return true }
         return false
     }
 }

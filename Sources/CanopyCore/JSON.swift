@@ -114,10 +114,12 @@ extension JSON: Hashable {
     }
 }
 
-extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+// Deliberately no `ExpressibleByNilLiteral`: JSON null is written `.null`, so `nil` always means an absent `JSON?`.
+// With a nil literal, `cond ? value : nil` used as a `JSON?` typed as `JSON` and its `nil` became `.null`, a
+// present value.
+extension JSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }

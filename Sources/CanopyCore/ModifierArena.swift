@@ -12,6 +12,21 @@ struct ModifierArena: Sendable {
         ModifierView(items: items, base: Int(start[i]), count: Int(count[i]))
     }
 
+    /// Positions of slot `i`'s chain in the arena, for hot loops that should not build a view (which retains).
+    @inline(__always)
+    func bounds(_ i: Int) -> Range<Int> {
+        let b = Int(start[i])
+        return b..<(b + Int(count[i]))
+    }
+
+    /// The entry at arena position `j` (from `bounds`).
+    @inline(__always)
+    func item(_ j: Int) -> StoredModifier { items[j] }
+
+    /// Modifier `m` of slot `i`.
+    @inline(__always)
+    func modifier(_ i: Int, _ m: Int) -> StoredModifier { items[Int(start[i]) + m] }
+
     /// Makes room for slot `i` (with an empty chain).
     mutating func appendSlot() {
         start.append(0)

@@ -1,3 +1,4 @@
+import CanopyCore
 import Glibc
 
 // MARK: Clock
@@ -34,20 +35,7 @@ func micros(_ ns: UInt64) -> Double { Double(ns) / 1e3 }
 
 // MARK: Random numbers
 
-/// SplitMix64: small, fast, deterministic for a given seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     mutating func int(_ upperBound: Int) -> Int { Int.random(in: 0..<upperBound, using: &self) }
 }
 

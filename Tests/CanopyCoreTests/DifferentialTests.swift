@@ -24,18 +24,12 @@ import Testing
 // MARK: - Namespace and building blocks
 
 enum Differential {
-    /// SplitMix64: a tiny deterministic generator, identical on every platform.
+    /// Seeded random draws (over `SplitMix64`), identical on every platform.
     struct RNG {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D }
+        private var base: SplitMix64
+        init(seed: UInt64) { base = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D) }
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        mutating func next() -> UInt64 { base.next() }
 
         /// Uniform in `0..<n`.
         mutating func below(_ n: Int) -> Int {

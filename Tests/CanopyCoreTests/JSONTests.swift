@@ -10,21 +10,6 @@ enum JSONTests {}
 // MARK: - Helpers
 
 extension JSONTests {
-    /// A small deterministic generator (SplitMix64), so randomized tests see the same values on every run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random JSON values: every kind, nested up to `depth`, with strings that need every kind of escape.
     struct RandomJSON {
         var rng: SplitMix64
@@ -156,8 +141,8 @@ extension JSONTests {
 
         @Test("objects are equal regardless of key order, and hash the same")
         func objectKeyOrder() {
-            let ab: JSON = ["a": 1, "b": [true, nil]]
-            let ba: JSON = ["b": [true, nil], "a": 1.0]
+            let ab: JSON = ["a": 1, "b": [true, .null]]
+            let ba: JSON = ["b": [true, .null], "a": 1.0]
             #expect(ab == ba)
             #expect(ab.hashValue == ba.hashValue)
             #expect(ab.object!.keys == ["a", "b"])
@@ -166,8 +151,8 @@ extension JSONTests {
 
         @Test("arrays are equal only in the same order")
         func arrayOrder() {
-            #expect(JSON.array([1, "x", nil]) == JSON.array([1.0, "x", nil]))
-            #expect(JSON.array([1, "x", nil]) != JSON.array(["x", 1, nil]))
+            #expect(JSON.array([1, "x", .null]) == JSON.array([1.0, "x", .null]))
+            #expect(JSON.array([1, "x", .null]) != JSON.array(["x", 1, .null]))
         }
 
         @Test("a set of values treats 1 and 1.0 and reordered objects as one element")
@@ -283,8 +268,8 @@ extension JSONTests {
                 (.string("hi"), "\"hi\""),
                 (.array([]), "[]"),
                 (.object([:]), "{}"),
-                (.array([1, "a", nil, true, [], [:]]), "[1,\"a\",null,true,[],{}]"),
-                (["z": 1, "a": [1, ["c": nil]], "m": "x"], "{\"z\":1,\"a\":[1,{\"c\":null}],\"m\":\"x\"}"),
+                (.array([1, "a", .null, true, [], [:]]), "[1,\"a\",null,true,[],{}]"),
+                (["z": 1, "a": [1, ["c": .null]], "m": "x"], "{\"z\":1,\"a\":[1,{\"c\":null}],\"m\":\"x\"}"),
             ] as [(JSON, String)])
         func writesCompactText(value: JSON, text: String) {
             #expect(value.encoded() == text)
@@ -366,12 +351,12 @@ extension JSONTests {
         @Test("what is written parses back to an equal value")
         func roundTripExamples() throws {
             let values: [JSON] = [
-                nil, true, false, 0, -1, .int(Int64.max), .int(Int64.min), 0.1, -0.0, 1e300, 1e-7,
+                .null, true, false, 0, -1, .int(Int64.max), .int(Int64.min), 0.1, -0.0, 1e300, 1e-7,
                 .double(.leastNonzeroMagnitude),
                 .double(Double.greatestFiniteMagnitude), .double(-Double.leastNormalMagnitude),
                 "", "plain", "\u{0}\u{1}\u{1F}\"\\/\u{7F}\u{2028}\u{2029}é😀",
                 [], [:], [[[]]], ["": ["": [:]]],
-                ["b": [1, 2.5, "x"], "a": nil, "c": ["d": false]],
+                ["b": [1, 2.5, "x"], "a": .null, "c": ["d": false]],
             ]
             for value in values {
                 let text = value.encoded()
@@ -438,7 +423,7 @@ extension JSONTests {
                   "m": {"inner": {}, "list": []}, "": "" }
                 """
             let value = try JSONParser.parse(text)
-            #expect(value == ["z": 1, "a": [true, false, nil, -0.5, "x"], "m": ["inner": [:], "list": []], "": ""])
+            #expect(value == ["z": 1, "a": [true, false, .null, -0.5, "x"], "m": ["inner": [:], "list": []], "": ""])
             #expect(value.object?.keys == ["z", "a", "m", ""])
             #expect(value["m"]?.object?.keys == ["inner", "list"])
         }

@@ -171,7 +171,7 @@ private func expectTreeRejected(
 private let typedKeys: [KeyDeclaration] = Reducer.allCases.map { r in
     let d: JSON
     switch r.valueType {
-    case .any, .priorityMessage: d = nil
+    case .any, .priorityMessage: d = .null
     case .number: d = 0
     case .bool: d = .bool(r == .and)
     case .array: d = []
@@ -183,14 +183,14 @@ private let typedKeys: [KeyDeclaration] = Reducer.allCases.map { r in
 
 /// Values that do not fit a reducer's value type (SEMANTICS.md §5).
 private let misfits: [(Reducer, JSON)] = [
-    (.sum, "1"), (.sum, true), (.sum, nil), (.sum, [1]),
-    (.max, "9"), (.max, nil), (.max, ["value": 1]),
+    (.sum, "1"), (.sum, true), (.sum, .null), (.sum, [1]),
+    (.max, "9"), (.max, .null), (.max, ["value": 1]),
     (.min, false), (.min, [:]),
-    (.and, 1), (.and, "true"), (.and, nil),
-    (.or, 0), (.or, nil), (.or, [true]),
-    (.append, 1), (.append, ["a": 1]), (.append, "x"), (.append, nil),
-    (.merge, [1]), (.merge, "x"), (.merge, nil), (.merge, 3),
-    (.nest, 1), (.nest, nil), (.nest, ["a"]), (.nest, true),
+    (.and, 1), (.and, "true"), (.and, .null),
+    (.or, 0), (.or, .null), (.or, [true]),
+    (.append, 1), (.append, ["a": 1]), (.append, "x"), (.append, .null),
+    (.merge, [1]), (.merge, "x"), (.merge, .null), (.merge, 3),
+    (.nest, 1), (.nest, .null), (.nest, ["a"]), (.nest, true),
     (.priority, "x"), (.priority, 1), (.priority, [:]),
     (.priority, ["priority": 1]), (.priority, ["content": "x"]),
     (.priority, ["priority": "high", "content": "x"]), (.priority, ["priority": 1, "content": 2]),
@@ -199,12 +199,12 @@ private let misfits: [(Reducer, JSON)] = [
 
 /// Values that fit.
 private let fits: [(Reducer, JSON)] = [
-    (.last, "anything"), (.last, nil), (.first, [1, "x"]), (.firstNonNull, ["a": nil]),
+    (.last, "anything"), (.last, .null), (.first, [1, "x"]), (.firstNonNull, ["a": .null]),
     (.sum, 1), (.sum, 2.5), (.sum, -3), (.max, 7), (.min, -0.5),
     (.and, true), (.and, false), (.or, true), (.or, false),
-    (.append, []), (.append, [1, "x", nil]), (.merge, [:]), (.merge, ["a": 1, "b": [2]]),
+    (.append, []), (.append, [1, "x", .null]), (.merge, [:]), (.merge, ["a": 1, "b": [2]]),
     (.nest, ""), (.nest, "x"),
-    (.priority, nil), (.priority, ["priority": 1, "content": "x"]), (.priority, ["priority": 0.5, "content": ""]),
+    (.priority, .null), (.priority, ["priority": 1, "content": "x"]), (.priority, ["priority": 0.5, "content": ""]),
 ]
 
 @Suite("Op validation") struct OpValidationTests {
@@ -573,7 +573,7 @@ extension OpValidationTests {
             var tree = try fixture()
             _ = try tree.apply([.setProps(node: "c", props: ["title": "Hello", "size": 12, "bold": true])])
             #expect(tree.node("c")?.props == ["title": "Hello", "size": 12, "bold": true])
-            let op = Op.setProps(node: "c", props: ["size": 14, "title": nil, "color": "red", "missing": nil])
+            let op = Op.setProps(node: "c", props: ["size": 14, "title": .null, "color": "red", "missing": .null])
             let diff = try tree.apply([op])
             #expect(diff.ops == [op])
             #expect(tree.node("c")?.props == ["size": 14, "bold": true, "color": "red"])
@@ -585,7 +585,7 @@ extension OpValidationTests {
         func nullDeletes() throws {
             var tree = try fixture()
             _ = try tree.apply([.setProps(node: "c", props: ["title": "Hello"])])
-            _ = try tree.apply([.setProps(node: "c", props: ["title": nil])])
+            _ = try tree.apply([.setProps(node: "c", props: ["title": .null])])
             #expect(tree.node("c")?.props == [:])
             #expect(tree.node("c")?.props["title"] == nil)
         }
@@ -681,7 +681,7 @@ extension OpValidationTests {
 
         @Test("setPreference replaces the outermost writer of the key; an inner writer of it stays")
         func replacesOutermostWriter() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             var t = try tree(
                 [
                     .preference(key: "K", value: 1), .other(kind: "hidden", args: [:]),
@@ -729,7 +729,7 @@ extension OpValidationTests {
 
         @Test("setPreference appends when the node only has writers of other keys")
         func appendsBesideOtherKeys() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             var t = try tree([.preference(key: "M", value: "m")], keys: [sumK, lastM])
             let diff = try t.apply([.setPreference(node: "w", key: "K", value: 3)])
             #expect(t.node("w")?.modifiers == [.preference(key: "M", value: "m"), .preference(key: "K", value: 3)])
@@ -750,7 +750,7 @@ extension OpValidationTests {
     @Suite("removePreference") struct RemovePreference {
         @Test("removePreference removes every writer of the key and nothing else")
         func removesEveryWriter() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             let w = Node(
                 id: "w", type: "V",
                 modifiers: [
@@ -807,11 +807,11 @@ extension OpValidationTests {
 
         @Test("declareKey re-declares an existing key in place, and readers follow the new reducer")
         func redeclare() throws {
-            var tree = try fixture(keys: [KeyDeclaration(key: "L", reducer: .last, defaultValue: nil)])
+            var tree = try fixture(keys: [KeyDeclaration(key: "L", reducer: .last, defaultValue: .null)])
             let maxK = KeyDeclaration(key: "K", reducer: .max, defaultValue: 0)
             let diff = try tree.apply([.declareKey(maxK)])
             #expect(diff.ops == [.declareKey(maxK)])
-            #expect(tree.keys == [maxK, KeyDeclaration(key: "L", reducer: .last, defaultValue: nil)])
+            #expect(tree.keys == [maxK, KeyDeclaration(key: "L", reducer: .last, defaultValue: .null)])
             // max(out(bg) = 10, max(1, 2) = 2) = 10
             #expect(diff.changes == [rv("s#1", 10)])
             #expect(tree.readers == tree.evaluateFromScratch().readers)
@@ -839,7 +839,7 @@ extension OpValidationTests {
 
         @Test("re-declaring a key to another type succeeds once the batch removed every writer of the old type")
         func redeclareAfterRemovingWriters() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             let s = Node(
                 id: "s", type: "VStack",
                 modifiers: [.background(leaf("bg", 1, key: "M")), .onPreferenceChange(key: "M")],
@@ -1120,7 +1120,7 @@ extension OpValidationTests {
                 (.append, .multiply(2)), (.merge, .multiply(2)),
                 (.sum, .append([1])), (.merge, .append([1])),
                 (.append, .merge(["a": 1])), (.sum, .merge(["a": 1])),
-                (.sum, .set("x")), (.priority, .set(["priority": 1])), (.nest, .set(nil)),
+                (.sum, .set("x")), (.priority, .set(["priority": 1])), (.nest, .set(.null)),
                 (.sum, .reduce(true)), (.append, .reduce(1)), (.merge, .reduce([1])),
             ] as [(Reducer, Transform)])
         func transformMisfit(_ reducer: Reducer, _ transform: Transform) throws {
@@ -1163,7 +1163,7 @@ extension OpValidationTests {
 
         @Test("re-declaring a key is type_mismatch when the only misfit writer is inside an attached subtree")
         func redeclareRejectsAttachedWriter() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             var tree = try fixture(keys: [lastM])
             _ = try tree.apply([.setPreference(node: "bgc", key: "M", value: 1)])
             let error = expectRejected(&tree, .declareKey(KeyDeclaration(key: "M", reducer: .nest, defaultValue: "")), .typeMismatch)
@@ -1188,7 +1188,7 @@ extension OpValidationTests {
 
         @Test("re-declaring a key is type_mismatch when a writer set earlier in the same batch does not fit")
         func redeclareRejectsWriterFromSameBatch() throws {
-            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: nil)
+            let lastM = KeyDeclaration(key: "M", reducer: .last, defaultValue: .null)
             var tree = try fixture(keys: [lastM])
             expectRejected(
                 &tree, .declareKey(KeyDeclaration(key: "M", reducer: .sum, defaultValue: 0)), .typeMismatch,
@@ -1630,18 +1630,6 @@ extension OpValidationTests {
 
 // MARK: - random ops
 
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func allIds(_ n: Node) -> [String] {
     [n.id] + n.modifiers.compactMap(\.attached).flatMap(allIds) + n.children.flatMap(allIds)
 }
@@ -1690,13 +1678,13 @@ private func randomOp(_ tree: Tree, _ rng: inout SplitMix64, _ fresh: inout Int)
     case 0, 1: return .insert(parent: anyId(), node: node(0), position: position())
     case 2: return .remove(node: anyId())
     case 3: return .move(node: anyId(), parent: anyId(), position: position())
-    case 4: return .setProps(node: anyId(), props: ["p": Bool.random(using: &rng) ? nil : value()])
+    case 4: return .setProps(node: anyId(), props: ["p": Bool.random(using: &rng) ? .null : value()])
     case 5: return .setModifiers(node: anyId(), modifiers: modifiers(0))
     case 6, 7: return .setPreference(node: anyId(), key: key(), value: value())
     case 8: return .removePreference(node: anyId(), key: key())
     default:
         let reducers: [Reducer] = [.sum, .max, .min, .last, .nest]
         let r = reducers.randomElement(using: &rng)!
-        return .declareKey(KeyDeclaration(key: "K", reducer: r, defaultValue: r == .nest ? "" : r == .last ? nil : 0))
+        return .declareKey(KeyDeclaration(key: "K", reducer: r, defaultValue: r == .nest ? "" : r == .last ? .null : 0))
     }
 }

@@ -136,12 +136,12 @@ private func msg(_ priority: Int64, _ content: String) -> JSON {
 private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON) {
     switch reducer {
     case .last, .first, .sum, .max, .min: return (0, 1, 2)
-    case .firstNonNull: return (nil, 1, 2)
+    case .firstNonNull: return (.null, 1, 2)
     case .and: return (true, true, false)
     case .or: return (false, false, true)
     case .append: return ([], [1], [2])
     case .merge: return ([:], ["a": 1], ["b": 2])
-    case .priority: return (nil, msg(1, "A"), msg(2, "B"))
+    case .priority: return (.null, msg(1, "A"), msg(2, "B"))
     case .nest: return ("", "a", "b")
     }
 }
@@ -474,7 +474,7 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
         let m2 = msg(1, "B")
         let content = T.stack(id: "s", [leaf("TF1", id: "tf1"), leaf("TF2", id: "tf2")],
                               modifiers: [pref(m1), pref(m2), T.reader()])
-        var tree = try T.tree([T.key(.priority, nil)], content)
+        var tree = try T.tree([T.key(.priority, .null)], content)
         #expect(tree.readers == [fired("s#2", m2)])
         let s = scratch(tree)
         #expect(s.fires == [fired("s#2", m2)])
@@ -494,7 +494,7 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
         let content = T.stack(
             id: "s", [writer(m1, id: "tf1", type: "TF1"), writer(m2, id: "tf2", type: "TF2"), leaf("Toggle", id: "toggle")],
             modifiers: [T.reader()])
-        return try T.tree([T.key(.priority, nil)], content)
+        return try T.tree([T.key(.priority, .null)], content)
     }
 
     // Case 22 (m1 non-empty): VStack{TF1.preference(K,m1);TF2.preference(K,m2);Toggle}.R, PRIO → m1; r(m1,m2).
@@ -664,11 +664,11 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
     @Test func caseThirtyAnEmptyIfNestedInAStackContributesTheNullDefault() throws {
         let inner = T.stack(id: "inner", [T.stack("If", id: "if", [])])
         let content = T.stack(id: "s", [inner, writer(7, id: "seven")], modifiers: [T.reader()])
-        let tree = try T.tree([T.key(.firstNonNull, nil)], content)
+        let tree = try T.tree([T.key(.firstNonNull, .null)], content)
         #expect(tree.readers == [fired("s#0", 7)])
         let s = scratch(tree)
         #expect(s.fires == [fired("s#0", 7)])
-        #expect(s.calls == [r(nil, 7)])
+        #expect(s.calls == [r(.null, 7)])
     }
 }
 
@@ -893,9 +893,9 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
         ReducerCase(reducer: .merge, defaultValue: [:], values: [["a": 1, "b": 1], ["b": 2], ["c": 3]],
                     result: ["a": 1, "b": 2, "c": 3],
                     calls: [r(["a": 1, "b": 1], ["b": 2]), r(["a": 1, "b": 2], ["c": 3])]),
-        ReducerCase(reducer: .firstNonNull, defaultValue: nil, values: [nil, 4, 5], result: 4,
-                    calls: [r(nil, 4), rNoNext(4)]),
-        ReducerCase(reducer: .priority, defaultValue: nil, values: [msg(1, "A"), msg(3, "C"), msg(2, "B")],
+        ReducerCase(reducer: .firstNonNull, defaultValue: .null, values: [.null, 4, 5], result: 4,
+                    calls: [r(.null, 4), rNoNext(4)]),
+        ReducerCase(reducer: .priority, defaultValue: .null, values: [msg(1, "A"), msg(3, "C"), msg(2, "B")],
                     result: msg(3, "C"), calls: [r(msg(1, "A"), msg(3, "C")), r(msg(3, "C"), msg(2, "B"))]),
         ReducerCase(reducer: .nest, defaultValue: "", values: ["a", "b", "c"], result: "((a b) c)",
                     calls: [r("a", "b"), r("(a b)", "c")]),
@@ -937,7 +937,7 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
         }
         #expect(badTransform?.code == .typeMismatch)
         let badTree = #expect(throws: CanopyError.self) {
-            _ = try T.tree([T.key(.priority, nil)], writer(["priority": 1], id: "v", T.reader()))
+            _ = try T.tree([T.key(.priority, .null)], writer(["priority": 1], id: "v", T.reader()))
         }
         #expect(badTree?.code == .typeMismatch)
     }
@@ -953,14 +953,14 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
     }
 
     static let priorityRules: [PriorityCase] = [
-        PriorityCase(rule: "a null value takes the next", values: [nil, msg(1, "A")], result: msg(1, "A"),
-                     calls: [r(nil, msg(1, "A"))]),
+        PriorityCase(rule: "a null value takes the next", values: [.null, msg(1, "A")], result: msg(1, "A"),
+                     calls: [r(.null, msg(1, "A"))]),
         PriorityCase(rule: "an empty value takes the next even with a lower priority", values: [msg(5, ""), msg(1, "B")],
                      result: msg(1, "B"), calls: [r(msg(5, ""), msg(1, "B"))]),
-        PriorityCase(rule: "an empty value takes even a null next", values: [msg(5, ""), nil], result: nil,
-                     calls: [r(msg(5, ""), nil)]),
-        PriorityCase(rule: "a null next is ignored", values: [msg(1, "A"), nil], result: msg(1, "A"),
-                     calls: [r(msg(1, "A"), nil)]),
+        PriorityCase(rule: "an empty value takes even a null next", values: [msg(5, ""), .null], result: .null,
+                     calls: [r(msg(5, ""), .null)]),
+        PriorityCase(rule: "a null next is ignored", values: [msg(1, "A"), .null], result: msg(1, "A"),
+                     calls: [r(msg(1, "A"), .null)]),
         PriorityCase(rule: "an empty next is ignored even with a higher priority", values: [msg(1, "A"), msg(9, "")],
                      result: msg(1, "A"), calls: [r(msg(1, "A"), msg(9, ""))]),
         PriorityCase(rule: "an equal priority keeps the current", values: [msg(1, "A"), msg(1, "B")], result: msg(1, "A"),
@@ -979,7 +979,7 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
     @Test(arguments: SemanticsTestsRules.priorityRules)
     func priorityReducerFollowsTheArticlesBody(c: PriorityCase) throws {
         let children = c.values.enumerated().map { writer($0.element, id: "tf\($0.offset)", type: "TF") }
-        let tree = try T.tree([T.key(.priority, nil)], T.stack(id: "s", children, modifiers: [T.reader()]))
+        let tree = try T.tree([T.key(.priority, .null)], T.stack(id: "s", children, modifiers: [T.reader()]))
         #expect(tree.readers == [fired("s#0", c.result)])
         let s = scratch(tree)
         #expect(s.fires == [fired("s#0", c.result)])
@@ -988,8 +988,8 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
 
     // §5/§3: a priority key whose only content is an empty dynamic container reads the null default.
     @Test func priorityOfAnEmptyDynamicContainerIsTheNullDefault() throws {
-        let tree = try T.tree([T.key(.priority, nil)], T.stack("If", id: "if", [], modifiers: [T.reader()]))
-        #expect(tree.readers == [fired("if#0", nil)])
+        let tree = try T.tree([T.key(.priority, .null)], T.stack("If", id: "if", [], modifiers: [T.reader()]))
+        #expect(tree.readers == [fired("if#0", .null)])
     }
 
     // MARK: §4/§5 and, or, firstNonNull laziness
@@ -1023,12 +1023,12 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
 
     // §5: `firstNonNull` asks only while the value is null.
     @Test func firstNonNullAsksOnlyWhileTheValueIsNull() throws {
-        let content = T.stack(id: "s", [writer(nil, id: "a"), writer(nil, id: "b"), writer(3, id: "c"), writer(4, id: "d")],
+        let content = T.stack(id: "s", [writer(.null, id: "a"), writer(.null, id: "b"), writer(3, id: "c"), writer(4, id: "d")],
                               modifiers: [T.reader()])
-        let tree = try T.tree([T.key(.firstNonNull, nil)], content)
+        let tree = try T.tree([T.key(.firstNonNull, .null)], content)
         #expect(tree.readers == [fired("s#0", 3)])
         let s = scratch(tree)
-        #expect(s.calls == [r(nil, nil), r(nil, 3), rNoNext(3)])
+        #expect(s.calls == [r(.null, .null), r(.null, 3), rNoNext(3)])
         #expect(s.events.contains(.skip(node: "d", key: "K", modifier: nil)))
         #expect(!s.events.contains { $0.evaluates("d", modifier: 0) })
     }
@@ -1086,15 +1086,15 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
     // §4: the same for `firstNonNull`.
     @Test func firstNonNullTracksOnlyTheChildrenItAskedFor() throws {
         let content = T.stack(id: "s", [writer(1, id: "a"), writer(2, id: "b")], modifiers: [T.reader()])
-        var tree = try T.tree([T.key(.firstNonNull, nil)], content)
+        var tree = try T.tree([T.key(.firstNonNull, .null)], content)
         #expect(tree.readers == [fired("s#0", 1)])
         #expect(scratch(tree).calls == [rNoNext(1)])
         let skippedEdit = try edit(&tree, [.setPreference(node: "b", key: "K", value: 20)])
         #expect(skippedEdit.changes == [])
         #expect(skippedEdit.calls == [])
-        let toNull = try edit(&tree, [.setPreference(node: "a", key: "K", value: nil)])
+        let toNull = try edit(&tree, [.setPreference(node: "a", key: "K", value: .null)])
         #expect(toNull.changes == [fired("s#0", 20)])
-        #expect(toNull.calls == [r(nil, 20)])
+        #expect(toNull.calls == [r(.null, 20)])
     }
 
     // MARK: §6 Transforms
@@ -1136,9 +1136,9 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
                       calls: [r("a", "b")]),
         TransformCase(reducer: .append, defaultValue: [], content: [1], transform: .reduce([2]), result: [1, 2],
                       calls: [r([1], [2])]),
-        TransformCase(reducer: .firstNonNull, defaultValue: nil, content: nil, transform: .reduce(3), result: 3,
-                      calls: [r(nil, 3)]),
-        TransformCase(reducer: .priority, defaultValue: nil, content: msg(1, "A"), transform: .reduce(msg(2, "B")),
+        TransformCase(reducer: .firstNonNull, defaultValue: .null, content: nil, transform: .reduce(3), result: 3,
+                      calls: [r(.null, 3)]),
+        TransformCase(reducer: .priority, defaultValue: .null, content: msg(1, "A"), transform: .reduce(msg(2, "B")),
                       result: msg(2, "B"), calls: [r(msg(1, "A"), msg(2, "B"))]),
     ]
 
@@ -1162,7 +1162,7 @@ private func sample(_ reducer: Reducer) -> (defaultValue: JSON, a: JSON, b: JSON
                       calls: [rNoNext(false)]),
         TransformCase(reducer: .or, defaultValue: false, content: true, transform: .reduce(false), result: true,
                       calls: [rNoNext(true)]),
-        TransformCase(reducer: .firstNonNull, defaultValue: nil, content: 1, transform: .reduce(3), result: 1,
+        TransformCase(reducer: .firstNonNull, defaultValue: .null, content: 1, transform: .reduce(3), result: 1,
                       calls: [rNoNext(1)]),
     ]
 

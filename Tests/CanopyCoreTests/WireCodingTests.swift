@@ -55,8 +55,8 @@ import Testing
     }
 
     @Test func aSetPropsKeepsNullValuesSoTheyCanDeleteProps() throws {
-        let j: JSON = ["op": "setProps", "node": "a", "props": ["text": "x", "color": nil]]
-        #expect(try Op(json: j) == .setProps(node: "a", props: ["text": "x", "color": nil]))
+        let j: JSON = ["op": "setProps", "node": "a", "props": ["text": "x", "color": .null]]
+        #expect(try Op(json: j) == .setProps(node: "a", props: ["text": "x", "color": .null]))
     }
 
     @Test func aSetModifiersDecodesTheWholeChainInOrder() throws {
@@ -75,7 +75,7 @@ import Testing
 
     @Test func aSetPreferenceAcceptsANullValue() throws {
         #expect(
-            try Op(json: ["op": "setPreference", "node": "a", "key": "K", "value": nil])
+            try Op(json: ["op": "setPreference", "node": "a", "key": "K", "value": .null])
                 == .setPreference(node: "a", key: "K", value: .null))
         #expect(
             try Op(json: ["op": "setPreference", "node": "a", "key": "K", "value": [1, 2]])
@@ -92,7 +92,7 @@ import Testing
             try Op(json: ["op": "declareKey", "key": "Numeric", "reducer": "sum", "default": 0])
                 == .declareKey(KeyDeclaration(key: "Numeric", reducer: .sum, defaultValue: 0)))
         #expect(
-            try Op(json: ["op": "declareKey", "key": "P", "reducer": "priority", "default": nil])
+            try Op(json: ["op": "declareKey", "key": "P", "reducer": "priority", "default": .null])
                 == .declareKey(KeyDeclaration(key: "P", reducer: .priority, defaultValue: .null)))
     }
 
@@ -100,7 +100,7 @@ import Testing
 
     @Test func aPreferenceModifierDecodesKeyAndValue() throws {
         #expect(try Modifier(json: ["kind": "preference", "key": "K", "value": "x"]) == .preference(key: "K", value: "x"))
-        #expect(try Modifier(json: ["kind": "preference", "key": "K", "value": nil]) == .preference(key: "K", value: .null))
+        #expect(try Modifier(json: ["kind": "preference", "key": "K", "value": .null]) == .preference(key: "K", value: .null))
     }
 
     @Test(arguments: [
@@ -108,7 +108,7 @@ import Testing
         (["multiply": 2.5] as JSON, Transform.multiply(2.5)),
         (["append": [1, "two"]] as JSON, Transform.append([1, "two"])),
         (["merge": ["a": 1]] as JSON, Transform.merge(["a": 1])),
-        (["set": nil] as JSON, Transform.set(.null)),
+        (["set": .null] as JSON, Transform.set(.null)),
         (["reduce": true] as JSON, Transform.reduce(true)),
     ])
     func aTransformPreferenceModifierDecodesEveryTransformForm(body: JSON, expected: Transform) throws {
@@ -144,7 +144,7 @@ import Testing
 
     @Test func everyReducerNameDecodes() throws {
         for reducer in Reducer.allCases {
-            let d = try KeyDeclaration(json: ["key": "K", "reducer": .string(reducer.rawValue), "default": nil])
+            let d = try KeyDeclaration(json: ["key": "K", "reducer": .string(reducer.rawValue), "default": .null])
             #expect(d.reducer == reducer)
         }
     }
@@ -165,7 +165,7 @@ import Testing
     }
 
     @Test func modifiersEncodeKindFirst() {
-        #expect(Modifier.preference(key: "K", value: nil).json.object?.keys == ["kind", "key", "value"])
+        #expect(Modifier.preference(key: "K", value: .null).json.object?.keys == ["kind", "key", "value"])
         #expect(
             Modifier.transformPreference(key: "K", transform: .add(1)).json
                 == ["kind": "transformPreference", "key": "K", "transform": ["add": 1]])
@@ -194,7 +194,7 @@ import Testing
             (.setModifiers(node: "a", modifiers: []), ["op", "node", "modifiers"]),
             (.setPreference(node: "a", key: "K", value: 1), ["op", "node", "key", "value"]),
             (.removePreference(node: "a", key: "K"), ["op", "node", "key"]),
-            (.declareKey(KeyDeclaration(key: "K", reducer: .last, defaultValue: nil)), ["op", "key", "reducer", "default"]),
+            (.declareKey(KeyDeclaration(key: "K", reducer: .last, defaultValue: .null)), ["op", "key", "reducer", "default"]),
         ]
         for (op, keys) in cases {
             #expect(op.json.object?.keys == keys, "\(op.name)")
@@ -217,7 +217,7 @@ import Testing
     // MARK: Round trips
 
     static let attachedTree = Node(
-        id: "v", type: "VStack", props: ["spacing": 4, "title": "t", "flags": [true, nil]],
+        id: "v", type: "VStack", props: ["spacing": 4, "title": "t", "flags": [true, .null]],
         modifiers: [
             .preference(key: "K", value: ["nested": [1, 2.5, "x"]]),
             .background(
@@ -236,7 +236,7 @@ import Testing
         ])
 
     static let transforms: [Transform] = [
-        .add(10), .add(-1.5), .multiply(2), .append([1, "a", nil]), .merge(["a": 1, "b": ["c": 2]]), .set(nil),
+        .add(10), .add(-1.5), .multiply(2), .append([1, "a", .null]), .merge(["a": 1, "b": ["c": 2]]), .set(.null),
         .set(["x": 1]), .reduce(5), .reduce("s"),
     ]
 
@@ -253,14 +253,14 @@ import Testing
             .move(node: "a", parent: "p", position: .after("b")),
             .move(node: "a", parent: "p", position: .before("b")),
             .setProps(node: "a", props: [:]),
-            .setProps(node: "a", props: ["text": "hi", "gone": nil, "n": 1.25]),
+            .setProps(node: "a", props: ["text": "hi", "gone": .null, "n": 1.25]),
             .setModifiers(node: "a", modifiers: []),
             .setModifiers(node: "a", modifiers: attachedTree.modifiers),
-            .setPreference(node: "a", key: "K", value: nil),
+            .setPreference(node: "a", key: "K", value: .null),
             .setPreference(node: "a", key: "K", value: ["priority": 1, "content": "x"]),
             .removePreference(node: "a", key: "K"),
         ]
-        + Reducer.allCases.map { .declareKey(KeyDeclaration(key: "K-\($0.rawValue)", reducer: $0, defaultValue: nil)) }
+        + Reducer.allCases.map { .declareKey(KeyDeclaration(key: "K-\($0.rawValue)", reducer: $0, defaultValue: .null)) }
         + transforms.map { .setModifiers(node: "a", modifiers: [.transformPreference(key: "K", transform: $0)]) }
 
     @Test(arguments: sampleOps)
@@ -441,7 +441,7 @@ static let malformed: [Malformed] = [
     Malformed("insert without node", ["op": "insert", "parent": "root"], mentions: "insert: missing \"node\""),
     Malformed("insert with a string node", ["op": "insert", "parent": "root", "node": "a"],
               mentions: "insert: \"node\" must be a node object, got string \"a\""),
-    Malformed("insert with a null node", ["op": "insert", "parent": "root", "node": nil],
+    Malformed("insert with a null node", ["op": "insert", "parent": "root", "node": .null],
               mentions: "\"node\" must be a node object, got null"),
     Malformed("insert with a numeric parent", ["op": "insert", "parent": 1, "node": text],
               mentions: "\"parent\" must be a non-empty string, got 1"),
@@ -458,7 +458,7 @@ static let malformed: [Malformed] = [
               mentions: "\"index\" must be a non-negative integer"),
     Malformed("insert with a string index", ["op": "insert", "parent": "root", "node": text, "index": "2"],
               mentions: "\"index\" must be a non-negative integer, got string \"2\""),
-    Malformed("insert with a null index", ["op": "insert", "parent": "root", "node": text, "index": nil],
+    Malformed("insert with a null index", ["op": "insert", "parent": "root", "node": text, "index": .null],
               mentions: "\"index\" must be a non-negative integer, got null"),
     Malformed("insert with after and before",
               ["op": "insert", "parent": "root", "node": text, "after": "x", "before": "y"],
@@ -489,7 +489,7 @@ static let malformed: [Malformed] = [
     Malformed("setProps without props", ["op": "setProps", "node": "a"], mentions: "setProps: missing \"props\""),
     Malformed("setProps with array props", ["op": "setProps", "node": "a", "props": [1]],
               mentions: "setProps: \"props\" must be an object, got an array"),
-    Malformed("setProps with null props", ["op": "setProps", "node": "a", "props": nil],
+    Malformed("setProps with null props", ["op": "setProps", "node": "a", "props": .null],
               mentions: "\"props\" must be an object, got null"),
     Malformed("setModifiers without modifiers", ["op": "setModifiers", "node": "a"],
               mentions: "setModifiers: missing \"modifiers\""),
@@ -529,7 +529,7 @@ static let malformed: [Malformed] = [
     Malformed("node with an empty type", .node, ["id": "a", "type": ""], mentions: "node \"a\": \"type\" must be a non-empty string"),
     Malformed("node with array props", .node, ["id": "a", "type": "T", "props": [1]],
               mentions: "node \"a\": \"props\" must be an object, got an array"),
-    Malformed("node with null modifiers", .node, ["id": "a", "type": "T", "modifiers": nil],
+    Malformed("node with null modifiers", .node, ["id": "a", "type": "T", "modifiers": .null],
               mentions: "node \"a\": \"modifiers\" must be an array, got null"),
     Malformed("node with object children", .node, ["id": "a", "type": "T", "children": ["id": "b"]],
               mentions: "node \"a\": \"children\" must be an array, got an object"),
@@ -571,7 +571,7 @@ static let malformed: [Malformed] = [
     Malformed("other kind with a field besides args", .modifier, ["kind": "padding", "all": 8],
               mentions: "padding: unknown field \"all\" (allowed: kind, args)"),
     // Key declarations
-    Malformed("key declaration that is null", .keyDeclaration, nil, mentions: "a key declaration must be an object, got null"),
+    Malformed("key declaration that is null", .keyDeclaration, .null, mentions: "a key declaration must be an object, got null"),
     Malformed("key declaration with an unknown reducer", .keyDeclaration, ["key": "K", "reducer": "Sum", "default": 0],
               mentions: "key declaration: unknown reducer \"Sum\""),
     Malformed("key declaration without default", .keyDeclaration, ["key": "K", "reducer": "sum"],
