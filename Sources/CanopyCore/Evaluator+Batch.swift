@@ -6,7 +6,7 @@ extension Evaluator {
         grow(to: store.capacity)
         while keys.count < store.keys.count { keys.append(KeyState()) }
         for k in keys.indices { keys[k].grow(to: store.capacity) }
-        initializePresence(store, subtree: store.root)
+        initializePresence(store, subtree: store.root, keys: keys.indices)
         store.forEachInSubtree(store.root) { refreshReaders(store, $0) }
     }
 
@@ -16,13 +16,11 @@ extension Evaluator {
     /// Dead subtrees are forgotten here; their slots may be released afterwards.
     mutating func process(_ store: NodeStore, _ changes: [TreeChange], built: [Slot]) {
         grow(to: store.capacity)
-        while keys.count < store.keys.count {
-            keys.append(KeyState())
-            let k = keys.count - 1
-            keys[k].grow(to: store.capacity)
-            var order: [Slot] = []
-            store.forEachInSubtree(store.root) { order.append($0) }
-            for n in order.reversed() { _ = recomputePresence(store, n, KeyID(k)) }
+        if keys.count < store.keys.count {
+            let new = keys.count..<store.keys.count
+            for _ in new { keys.append(KeyState()) }
+            grow(to: store.capacity)
+            initializePresence(store, subtree: store.root, keys: new)
         }
         // The store is in its state after the batch, while cells and reader lists still describe the chains from
         // before it. So everything whose shape changed is reset first, and only then does any invalidation walk
@@ -53,8 +51,8 @@ extension Evaluator {
             refreshReaders(store, n)
             queuePresence(n)
         }
-        // Every node built by the batch, wherever it ended up (it may have been moved out of its inserted subtree).
-        // Parents were built before their children, so the presence pass, popping from the end, goes bottom-up.
+        // Every node built by the batch, wherever it ended up (it may have been moved out of its inserted subtree);
+        // its presence goes through the same pass as every other change, so nodes moved into it are not missed.
         for n in built where store.isLive(n) {
             refreshReaders(store, n)
             queuePresence(n)

@@ -187,11 +187,11 @@ struct Evaluator: Sendable {
         return ((old ^ flags) & Evaluator.basePresent != 0, (old ^ flags) & Evaluator.outPresent != 0)
     }
 
-    /// Computes presence bottom-up for a fresh subtree, for every key.
-    mutating func initializePresence(_ store: NodeStore, subtree s: Slot) {
-        var order: [Slot] = []
-        store.forEachInSubtree(s) { order.append($0) }
-        for k in keys.indices {
+    /// Computes presence bottom-up over a subtree, for `keyRange`, without invalidating anything (for state that
+    /// nothing has read yet: a new tree, a new key).
+    mutating func initializePresence(_ store: NodeStore, subtree s: Slot, keys keyRange: Range<Int>) {
+        let order = store.subtreeSlots(s)
+        for k in keyRange {
             for n in order.reversed() { _ = recomputePresence(store, n, KeyID(k)) }
         }
     }
