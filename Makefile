@@ -12,7 +12,7 @@ test: setup
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
 	swift test
 
-## Install what is missing (system packages; nothing is needed yet beyond the Swift toolchain).
+## Install what is missing (Debian packages: pkg-config, libjson-c-dev, libwebsockets-dev).
 setup:
 	@bash scripts/setup.sh
 

@@ -8,15 +8,23 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
+        .library(name: "CanopyServer", targets: ["CanopyServer"]),
         .executable(name: "canopy-bench", targets: ["canopy-bench"]),
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
         // libm: Double rounding (Int64(exactly:)) links against it, and no Foundation/Glibc import pulls it in.
         .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        // The daemon's library: JSON bridge over json-c (and, next, the libwebsockets service loop and protocol).
+        .target(
+            name: "CanopyServer", dependencies: ["CanopyCore", "CJSONC", "CLibWebSockets"], swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyServerTests", dependencies: ["CanopyServer", "CanopyCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

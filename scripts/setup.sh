@@ -8,8 +8,8 @@ if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
     exit 1
 fi
 
-# Debian packages the project needs; empty for now: the engine (CanopyCore) is pure Swift.
-packages=()
+# Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
+packages=(pkg-config libjson-c-dev libwebsockets-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
