@@ -59,6 +59,12 @@ extension JSON {
         return nil
     }
 
+    /// Element lookup for arrays; `nil` for any other value or an index out of range.
+    public subscript(index: Int) -> JSON? {
+        if case .array(let a) = self, a.indices.contains(index) { return a[index] }
+        return nil
+    }
+
     /// A short name of the value's type, for error messages.
     public var typeName: String {
         switch self {

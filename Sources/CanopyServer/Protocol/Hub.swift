@@ -1,0 +1,389 @@
+import CanopyCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Settings of the protocol layer (the daemon's config file fills them).
+public struct HubConfiguration: Sendable {
+    /// Empty: no `hello` needed and every session is admin (the loopback default).
+    public var tokens: [TokenGrant] = []
+    public var limits: Limits = .default
+    /// Maximum JSON nesting of a message.
+    public var maxJSONDepth = 300
+    /// Diffs kept in memory per tree for `subscribe` with `since` and `history`.
+    public var diffLogLength = 1000
+    /// Edit batches a session may send per second (burst of the same size); 0 = unlimited.
+    public var editsPerSecond = 0.0
+    public var serverName = "canopyd/0.1"
+
+    public init() {}
+}
+
+/// The protocol state machine (PROTOCOL.md): sessions, trees and their subscribers, fed with complete messages
+/// and answering with transport actions. No sockets, no threads: the service loop calls it on its thread, and
+/// tests call it directly.
+public final class Hub: ConnectionHandler {
+    private struct Session {
+        var client = ""
+        var role: Role
+        var grant: TokenGrant?
+        var authenticated: Bool
+        var subscriptions: Set<String> = []
+        var traced: Set<String> = []
+        var bucket: Double
+        var lastRefill: Double = 0
+    }
+
+    /// A diff as kept in the log: its JSON (without trace), for `history` and catch-up.
+    private struct LoggedDiff {
+        var version: Int
+        var message: OutgoingMessage
+        var json: JSON
+    }
+
+    private final class TreeEntry {
+        var tree: Tree
+        var subscribers: [SessionID] = []
+        var log: [LoggedDiff] = []
+
+        init(tree: Tree) { self.tree = tree }
+    }
+
+    public let configuration: HubConfiguration
+    private var sessions: [SessionID: Session] = [:]
+    private var trees: [String: TreeEntry] = [:]
+    /// Monotonic seconds, for the edit rate limit; injectable for tests.
+    private let clock: @Sendable () -> Double
+
+    public init(configuration: HubConfiguration, clock: @escaping @Sendable () -> Double = Hub.monotonicSeconds) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    // MARK: ConnectionHandler
+
+    public func opened(_ session: SessionID, peer: String) -> [TransportAction] {
+        let open = configuration.tokens.isEmpty
+        sessions[session] = Session(
+            role: open ? .admin : .viewer, grant: nil, authenticated: open,
+            bucket: max(configuration.editsPerSecond, 1))
+        return []
+    }
+
+    public func closed(_ session: SessionID) -> [TransportAction] {
+        guard let s = sessions.removeValue(forKey: session) else { return [] }
+        var out: [TransportAction] = []
+        for id in s.subscriptions {
+            guard let entry = trees[id] else { continue }
+            entry.subscribers.removeAll { $0 == session }
+            out += presence(id, entry)
+        }
+        return out
+    }
+
+    public func received(_ session: SessionID, message: [UInt8]) -> [TransportAction] {
+        guard sessions[session] != nil else { return [] }
+        let parsed = message.withUnsafeBytes { bytes in
+            Result { () throws(CanopyError) -> JSON in try JSONBridge.parse(bytes, maxDepth: configuration.maxJSONDepth) }
+        }
+        let json: JSON
+        switch parsed {
+        case .success(let j): json = j
+        case .failure(let e): return [reply(session, error: e, rid: nil)]
+        }
+        let rid = json["rid"].flatMap { $0.string != nil || $0.isNumber ? $0 : nil }
+        do {
+            return try handle(session, json, rid: rid)
+        } catch {
+            var out = [reply(session, error: error, rid: rid)]
+            if error.code == .unauthorized { out.append(.close(session, code: 1008, reason: "unauthorized")) }
+            return out
+        }
+    }
+
+    // MARK: Dispatch
+
+    private func handle(_ s: SessionID, _ m: JSON, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        guard let o = m.object else { throw CanopyError(.badMessage, "a message is a JSON object") }
+        guard let type = o["type"]?.string else { throw CanopyError(.badMessage, "missing \"type\"") }
+        if type == "hello" { return try hello(s, o, rid: rid) }
+        guard sessions[s]!.authenticated else {
+            throw CanopyError(.unauthorized, "send hello with a valid token first")
+        }
+        switch type {
+        case "listTrees": return [send(s, listTrees(s), rid: rid)]
+        case "createTree": return try createTree(s, o, rid: rid)
+        case "deleteTree": return try deleteTree(s, o, rid: rid)
+        case "subscribe": return try subscribe(s, o, rid: rid)
+        case "unsubscribe": return try unsubscribe(s, o, rid: rid)
+        case "edit": return try edit(s, o, rid: rid)
+        case "probe": return try probe(s, o, rid: rid)
+        case "history": return try history(s, o, rid: rid)
+        default:
+            throw CanopyError(
+                .unknownType,
+                "unknown message type \"\(type)\" (expected hello, listTrees, createTree, deleteTree, subscribe, "
+                    + "unsubscribe, edit, probe, history)")
+        }
+    }
+
+    private func hello(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        var session = sessions[s]!
+        session.client = o["client"]?.string ?? ""
+        if !configuration.tokens.isEmpty {
+            guard let token = o["token"]?.string, let grant = configuration.tokens.first(where: { $0.token == token })
+            else { throw CanopyError(.unauthorized, "unknown or missing token") }
+            session.grant = grant
+            session.role = grant.role
+            session.authenticated = true
+        }
+        sessions[s] = session
+        let welcome: JSON = [
+            "type": "welcome", "session": .string(Hub.name(s)), "server": .string(configuration.serverName),
+            "protocol": 1, "role": .string(session.role.rawValue),
+        ]
+        return [send(s, welcome, rid: rid)]
+    }
+
+    // MARK: Trees
+
+    private func listTrees(_ s: SessionID) -> JSON {
+        let visible = trees.keys.sorted().filter { sessions[s]!.grant?.covers($0) ?? true }
+        let list: [JSON] = visible.map { id in
+            let e = trees[id]!
+            return [
+                "tree": .string(id), "version": .int(Int64(e.tree.version)), "nodes": .int(Int64(e.tree.nodeCount)),
+                "subscribers": .int(Int64(e.subscribers.count)),
+            ]
+        }
+        return ["type": "trees", "trees": .array(list)]
+    }
+
+    private func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .admin, "create trees")
+        guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
+        var keys: [KeyDeclaration] = []
+        if let k = o["keys"] {
+            guard let list = k.array else { throw CanopyError(.badMessage, "\"keys\" must be an array") }
+            for (i, d) in list.enumerated() {
+                do { keys.append(try KeyDeclaration(json: d)) } catch {
+                    throw CanopyError(error.code, "key \(i): \(error.message)")
+                }
+            }
+        }
+        let root = try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
+        let tree = try Tree(keys: keys, root: root, limits: configuration.limits)
+        trees[id] = TreeEntry(tree: tree)
+        return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
+    }
+
+    private func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .admin, "delete trees")
+        guard let entry = trees.removeValue(forKey: id) else { throw noSuchTree(id) }
+        let deleted: JSON = ["type": "deleted", "tree": .string(id)]
+        var out = [send(s, deleted, rid: rid)]
+        let shared = Hub.encode(deleted)
+        for sub in entry.subscribers {
+            sessions[sub]?.subscriptions.remove(id)
+            sessions[sub]?.traced.remove(id)
+            if sub != s { out.append(.send(sub, shared)) }
+        }
+        return out
+    }
+
+    private func subscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .viewer, "read this tree")
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let trace = o["trace"]?.bool ?? false
+        sessions[s]!.subscriptions.insert(id)
+        if trace { sessions[s]!.traced.insert(id) } else { sessions[s]!.traced.remove(id) }
+        if !entry.subscribers.contains(s) { entry.subscribers.append(s) }
+        var out: [TransportAction] = []
+        if let since = o["since"]?.number.map({ Int($0) }), let missed = missedDiffs(entry, since: since) {
+            out += missed.map { .send(s, $0.message) }
+        } else {
+            out.append(send(s, snapshot(id, entry, trace: trace), rid: rid))
+        }
+        out += presence(id, entry)
+        return out
+    }
+
+    /// The logged diffs after `since`, if the log still has all of them.
+    private func missedDiffs(_ entry: TreeEntry, since: Int) -> [LoggedDiff]? {
+        let now = entry.tree.version
+        if since >= now { return since == now ? [] : nil }
+        guard let first = entry.log.first, first.version <= since + 1 else { return nil }
+        return entry.log.filter { $0.version > since }
+    }
+
+    private func unsubscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        sessions[s]!.subscriptions.remove(id)
+        sessions[s]!.traced.remove(id)
+        entry.subscribers.removeAll { $0 == s }
+        return [send(s, ["type": "unsubscribed", "tree": .string(id)], rid: rid)] + presence(id, entry)
+    }
+
+    private func edit(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .editor, "edit this tree")
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let seq = o["seq"] ?? .null
+        guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
+        if !takeEditToken(s) {
+            return [send(s, rejected(id, seq, CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")), rid: rid)]
+        }
+        let ops: [Op]
+        do { ops = try [Op](json: opsJSON) } catch { return [send(s, rejected(id, seq, error), rid: rid)] }
+        let wantsTrace = entry.subscribers.contains { sessions[$0]?.traced.contains(id) == true }
+        let diff: Diff
+        do { diff = try entry.tree.apply(ops, trace: wantsTrace) } catch {
+            return [send(s, rejected(id, seq, error), rid: rid)]
+        }
+        var message: JSONObject = [
+            "type": "diff", "tree": .string(id), "version": .int(Int64(entry.tree.version)),
+            "author": .string(Hub.name(s)), "seq": seq, "ops": .array(diff.ops.map(\.json)),
+            "changes": .array(diff.changes.map(\.json)),
+        ]
+        let plain = Hub.encode(.object(message))
+        var traced: OutgoingMessage? = nil
+        if let trace = diff.trace {
+            message["trace"] = trace.json
+            traced = Hub.encode(.object(message))
+            message["trace"] = nil
+        }
+        entry.log.append(LoggedDiff(version: entry.tree.version, message: plain, json: .object(message)))
+        if entry.log.count > configuration.diffLogLength { entry.log.removeFirst(entry.log.count - configuration.diffLogLength) }
+        var out: [TransportAction] = []
+        for sub in entry.subscribers {
+            let wants = sessions[sub]?.traced.contains(id) == true
+            out.append(.send(sub, wants ? traced ?? plain : plain))
+        }
+        if !entry.subscribers.contains(s) { out.append(.send(s, plain)) }
+        return out
+    }
+
+    private func probe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .viewer, "read this tree")
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        guard let node = o["node"]?.string, let key = o["key"]?.string else {
+            throw CanopyError(.badMessage, "probe: \"node\" and \"key\" must be strings")
+        }
+        let value = try entry.tree.probe(node: node, key: key)
+        var reply: JSONObject = [
+            "type": "value", "tree": .string(id), "version": .int(Int64(entry.tree.version)), "node": .string(node),
+            "key": .string(key), "present": .bool(value != nil),
+        ]
+        if let value { reply["value"] = value }
+        return [send(s, .object(reply), rid: rid)]
+    }
+
+    private func history(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        let id = try treeID(o)
+        try authorize(s, id, .viewer, "read this tree")
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let from = o["from"]?.number.map { Int($0) } ?? 1
+        let to = o["to"]?.number.map { Int($0) } ?? entry.tree.version
+        let diffs = entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
+        return [send(s, ["type": "history", "tree": .string(id), "diffs": .array(diffs)], rid: rid)]
+    }
+
+    // MARK: Pieces
+
+    private func snapshot(_ id: String, _ entry: TreeEntry, trace: Bool) -> JSON {
+        var o: JSONObject = [
+            "type": "snapshot", "tree": .string(id), "version": .int(Int64(entry.tree.version)),
+            "keys": .array(entry.tree.keys.map(\.json)), "root": entry.tree.root.json,
+            "readers": .array(entry.tree.readers.map(\.json)), "clients": clients(entry),
+        ]
+        if trace, let t = entry.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
+        return .object(o)
+    }
+
+    private func clients(_ entry: TreeEntry) -> JSON {
+        .array(entry.subscribers.map { ["session": .string(Hub.name($0)), "client": .string(sessions[$0]?.client ?? "")] })
+    }
+
+    /// `clients` to every subscriber of the tree.
+    private func presence(_ id: String, _ entry: TreeEntry) -> [TransportAction] {
+        let shared = Hub.encode(["type": "clients", "tree": .string(id), "clients": clients(entry)])
+        return entry.subscribers.map { .send($0, shared) }
+    }
+
+    private func rejected(_ id: String, _ seq: JSON, _ e: CanopyError) -> JSON {
+        var o: JSONObject = [
+            "type": "rejected", "tree": .string(id), "seq": seq, "code": .string(e.code.rawValue),
+            "message": .string(e.message),
+        ]
+        if let op = e.op { o["op"] = .int(Int64(op)) }
+        return .object(o)
+    }
+
+    private func takeEditToken(_ s: SessionID) -> Bool {
+        let rate = configuration.editsPerSecond
+        guard rate > 0 else { return true }
+        let now = clock()
+        var session = sessions[s]!
+        session.bucket = min(rate, session.bucket + (now - session.lastRefill) * rate)
+        session.lastRefill = now
+        let ok = session.bucket >= 1
+        if ok { session.bucket -= 1 }
+        sessions[s] = session
+        return ok
+    }
+
+    private func treeID(_ o: JSONObject) throws(CanopyError) -> String {
+        guard let id = o["tree"]?.string else { throw CanopyError(.badMessage, "missing \"tree\" (a tree id)") }
+        guard !id.isEmpty, id.utf8.count <= 128,
+            id.utf8.allSatisfy({ c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+                    || c == 0x2E
+            })
+        else {
+            throw CanopyError(.badMessage, "tree ids are 1–128 characters of A–Z, a–z, 0–9, '.', '_', '-'")
+        }
+        return id
+    }
+
+    private func authorize(_ s: SessionID, _ id: String, _ needed: Role, _ what: String) throws(CanopyError) {
+        let session = sessions[s]!
+        if let grant = session.grant, !grant.covers(id) {
+            throw CanopyError(.forbidden, "this token gives no access to tree \"\(id)\"")
+        }
+        guard session.role >= needed else {
+            throw CanopyError(.forbidden, "role \(session.role.rawValue) may not \(what) (needs \(needed.rawValue))")
+        }
+    }
+
+    private func noSuchTree(_ id: String) -> CanopyError { CanopyError(.noSuchTree, "no tree \"\(id)\"") }
+
+    private func send(_ s: SessionID, _ message: JSON, rid: JSON?) -> TransportAction {
+        guard let rid, case .object(var o) = message else { return .send(s, Hub.encode(message)) }
+        o["rid"] = rid
+        return .send(s, Hub.encode(.object(o)))
+    }
+
+    private func reply(_ s: SessionID, error e: CanopyError, rid: JSON?) -> TransportAction {
+        send(s, ["type": "error", "code": .string(e.code.rawValue), "message": .string(e.message)], rid: rid)
+    }
+
+    static func name(_ s: SessionID) -> String { "s\(s)" }
+
+    static func encode(_ j: JSON) -> OutgoingMessage {
+        var bytes: [UInt8] = []
+        j.write(into: &bytes)
+        return OutgoingMessage(bytes: bytes)
+    }
+}
