@@ -1,0 +1,319 @@
+import CLibWebSockets
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The daemon's libwebsockets service loop: one context and vhost serving WebSocket sessions on `/ws` (subprotocol
+/// `canopy.v1`, or none) and HTTP on the same port (`/healthz` and static files from the web root).
+///
+/// `run()` services lws on the calling thread, which becomes the service thread: every `ConnectionHandler` call,
+/// every session and every lws call happens there. Other threads only `post` work and `stop`.
+///
+/// Per session: incoming fragments are reassembled up to `maxMessageBytes` (over it: close 1009); binary frames are
+/// treated like text frames (the JSON layer validates UTF-8 either way); outgoing messages queue up to
+/// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008), and each writeable callback
+/// writes exactly one of them. A handler `.close` is sent after the messages queued before it; sends after it are
+/// dropped, as are messages the client sends once its close is pending. `stop()` drops queued messages and closes
+/// every session with 1001.
+public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others use `mailbox`
+    private enum Phase {
+        case idle, running, draining, finished
+    }
+
+    /// What other threads hand to the service thread.
+    private struct Mailbox {
+        var jobs: [@Sendable () -> [TransportAction]] = []
+        var stopRequested = false
+        /// The context while it can be woken; nil once it is destroyed.
+        var context: OpaquePointer?
+    }
+
+    public let configuration: ServiceConfiguration
+    /// The port actually listened on (the configured one, or the one the system picked for port 0).
+    public private(set) var port = 0
+
+    private let handler: any ConnectionHandler
+    let files: StaticFiles?
+    let originPolicy: OriginPolicy
+    private let mailbox = Locked(Mailbox())
+    private let memory: LibWebSocketsSetup
+    private var context: OpaquePointer?
+    private var phase = Phase.idle
+    private var sessions: [SessionID: TransportSession] = [:]
+    private var nextSessionID: SessionID = 1
+    private var serviceThread: pthread_t?
+    private var drainDeadline: UInt64 = 0
+
+    /// Creates the lws context and vhost and starts listening (connections are served once `run()` is called).
+    public init(configuration: ServiceConfiguration, handler: any ConnectionHandler) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.handler = handler
+        files = try configuration.webRoot.map { root throws(ServiceLoopError) in try StaticFiles(webRoot: root) }
+        originPolicy = OriginPolicy(
+            allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
+        memory = LibWebSocketsSetup(configuration)
+        ServiceLoop.quietLibraryLogging()
+
+        var options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+        if configuration.isIPv4 { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        if configuration.securityHeaders {
+            options |= UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+        }
+
+        var contextInfo = lws_context_creation_info()
+        contextInfo.options = options
+        contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
+        contextInfo.server_string = UnsafePointer(memory.serverName)
+        guard let context = lws_create_context(&contextInfo) else {
+            throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
+        }
+        self.context = context
+
+        var vhostInfo = lws_context_creation_info()
+        vhostInfo.options = options
+        vhostInfo.port = Int32(configuration.port)
+        vhostInfo.iface = UnsafePointer(memory.bindAddress)
+        vhostInfo.vhost_name = UnsafePointer(memory.vhostName)
+        vhostInfo.protocols = UnsafePointer(memory.protocols)
+        vhostInfo.pvo = UnsafePointer(memory.protocolOptions)
+        vhostInfo.retry_and_idle_policy = UnsafePointer(memory.retryPolicy)
+        guard let vhost = lws_create_vhost(context, &vhostInfo) else {
+            throw ServiceLoopError(
+                .listenFailed,
+                "cannot listen on \(configuration.host):\(configuration.port) (address in use, not local, or not permitted)"
+            )
+        }
+        port = Int(lws_get_vhost_listen_port(vhost))
+        mailbox.withLock { $0.context = context }
+    }
+
+    deinit {
+        // Only reached with a live context if `run()` never ran: no connection was ever accepted.
+        mailbox.withLock { $0.context = nil }
+        if let context { lws_context_destroy(context) }
+    }
+
+    /// Services connections on the calling thread until `stop()` has closed every session (or the drain timeout
+    /// passed), then destroys the lws context. Call once.
+    public func run() {
+        precondition(phase == .idle, "ServiceLoop.run() called twice")
+        guard let context else { return }
+        serviceThread = pthread_self()
+        phase = .running
+        while true {
+            if lws_service(context, 0) < 0 { break }
+            if phase == .draining && (sessions.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
+        }
+        finish(context)
+    }
+
+    /// Asks the loop to close every session with 1001 ("going away"), wait for the closes (at most
+    /// `drainTimeoutSeconds`) and return from `run()`. Callable from any thread, any number of times, but not from
+    /// inside a signal handler (it takes a mutex): use a signal-handling thread or a dispatch source.
+    public func stop() {
+        mailbox.withLock { box in
+            box.stopRequested = true
+            if let context = box.context { lws_cancel_service(context) }
+        }
+    }
+
+    /// Runs `job` on the service thread and applies the actions it returns. Jobs posted after the loop finished are
+    /// dropped.
+    public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
+        mailbox.withLock { box in
+            guard let context = box.context else { return }
+            box.jobs.append(job)
+            lws_cancel_service(context)
+        }
+    }
+
+    // MARK: - Service thread
+
+    func assertOnServiceThread() {
+        assert(serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true, "off the service thread")
+    }
+
+    /// Whether new WebSocket sessions are admitted (not while draining).
+    var acceptsSessions: Bool { phase == .running }
+
+    /// Woken by `lws_cancel_service`: runs posted jobs, and starts the shutdown once `stop()` was called.
+    func drainMailbox() {
+        assertOnServiceThread()
+        guard phase == .running || phase == .draining else { return }
+        let (jobs, stopRequested) = mailbox.withLock { box in
+            defer { box.jobs.removeAll() }
+            return (box.jobs, box.stopRequested)
+        }
+        for job in jobs { apply(job()) }
+        if stopRequested && phase == .running { beginDrain() }
+    }
+
+    private func beginDrain() {
+        phase = .draining
+        drainDeadline = monotonicNanoseconds() + UInt64(configuration.drainTimeoutSeconds) * 1_000_000_000
+        for session in sessions.values {
+            requestClose(session, code: 1001, reason: "going away", dropQueued: true)
+        }
+        // Wakes `run()` at the deadline even if nothing else happens by then.
+        if let context {
+            lws_sul_schedule(
+                context, 0, memory.drainTimer, canopyDrainTimerFired,
+                lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
+        }
+    }
+
+    private func finish(_ context: OpaquePointer) {
+        // Sessions still open are dropped by lws_context_destroy (no close frame); they get `closed` through the
+        // CLOSED callback, and any left over (belt and braces) right after.
+        phase = .finished
+        mailbox.withLock { box in
+            box.context = nil
+            box.jobs.removeAll()
+        }
+        lws_sul_cancel(memory.drainTimer)
+        lws_context_destroy(context)
+        self.context = nil
+        let leftover = sessions.keys.sorted()
+        sessions.removeAll()
+        for id in leftover { _ = handler.closed(id) }
+    }
+
+    // MARK: Sessions
+
+    /// ESTABLISHED: registers the session and tells the handler.
+    func sessionOpened(_ wsi: OpaquePointer, user: UnsafeMutableRawPointer?) -> Int32 {
+        assertOnServiceThread()
+        guard let user, phase == .running else { return -1 }
+        let id = nextSessionID
+        nextSessionID += 1
+        user.storeBytes(of: id, as: SessionID.self)
+        sessions[id] = TransportSession(id: id, wsi: wsi)
+        var peer = [CChar](repeating: 0, count: 128)
+        let peerName = peer.withUnsafeMutableBufferPointer { buffer in
+            lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count - 1).map { String(cString: $0) } ?? ""
+        }
+        apply(handler.opened(id, peer: peerName))
+        return 0
+    }
+
+    /// RECEIVE: one fragment (or part of one) of a message.
+    func sessionReceived(user: UnsafeMutableRawPointer?, _ data: UnsafeRawBufferPointer, final: Bool) -> Int32 {
+        assertOnServiceThread()
+        guard let session = session(for: user) else { return -1 }
+        if session.pendingClose != nil { return 0 }  // closing: what the client still sends is ignored
+        guard session.incoming.count + data.count <= configuration.maxMessageBytes else {
+            session.incoming = []
+            session.pendingClose = .init(code: 1009, reason: "message too big")
+            session.closeFrameRequested = true
+            setCloseReason(session.wsi, code: 1009, reason: "message too big")
+            return -1  // lws sends the close frame now; CLOSED follows
+        }
+        session.incoming.append(contentsOf: data)
+        guard final else { return 0 }
+        let message = session.incoming
+        session.incoming = []
+        apply(handler.received(session.id, message: message))
+        return 0
+    }
+
+    /// SERVER_WRITEABLE: writes exactly one queued message, or sends the pending close once the queue is empty.
+    func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
+        assertOnServiceThread()
+        guard let session = session(for: user), !session.closeFrameRequested else { return 0 }
+        guard let message = session.dequeue() else {
+            if let close = session.pendingClose {
+                // lws now sends the close frame and waits for the client's; it may still call back writeable
+                // meanwhile (a writeable request made earlier), which must not close again.
+                session.closeFrameRequested = true
+                setCloseReason(session.wsi, code: close.code, reason: close.reason)
+                return -1
+            }
+            return 0
+        }
+        let payload = session.prepareWrite(message)
+        let written = lws_write(session.wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
+        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
+        if session.hasQueuedMessages || session.pendingClose != nil { lws_callback_on_writable(session.wsi) }
+        return 0
+    }
+
+    /// CLOSED: the connection is gone, whoever closed it.
+    func sessionClosed(user: UnsafeMutableRawPointer?) {
+        assertOnServiceThread()
+        guard let session = session(for: user) else { return }
+        user?.storeBytes(of: 0, as: SessionID.self)
+        sessions[session.id] = nil
+        let actions = handler.closed(session.id)
+        if phase != .finished { apply(actions) }
+    }
+
+    private func session(for user: UnsafeMutableRawPointer?) -> TransportSession? {
+        guard let user else { return nil }
+        let id = user.load(as: SessionID.self)
+        return id == 0 ? nil : sessions[id]
+    }
+
+    // MARK: Actions
+
+    /// Applies the handler's actions in order.
+    func apply(_ actions: [TransportAction]) {
+        for action in actions {
+            switch action {
+            case .send(let id, let message):
+                guard let session = sessions[id], session.pendingClose == nil else { continue }
+                if session.hasQueuedMessages
+                    && session.queuedBytes + message.bytes.count > configuration.maxQueueBytes
+                {
+                    requestClose(session, code: 1008, reason: "outgoing queue overflow", dropQueued: true)
+                    continue
+                }
+                session.enqueue(message)
+                lws_callback_on_writable(session.wsi)
+            case .close(let id, let code, let reason):
+                guard let session = sessions[id] else { continue }
+                requestClose(session, code: code, reason: reason, dropQueued: false)
+            }
+        }
+    }
+
+    /// Marks `session` to close at its next writeable callback (after what is queued, unless `dropQueued`), and
+    /// drops it without a close frame if that has not happened within `closeTimeoutSeconds` (a client that stopped
+    /// reading never becomes writeable). The first close asked for wins.
+    private func requestClose(_ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool) {
+        guard session.pendingClose == nil else { return }
+        session.pendingClose = .init(code: code, reason: reason)
+        if dropQueued { session.dropQueue() }
+        let timeout = phase == .draining ? max(1, configuration.drainTimeoutSeconds) : configuration.closeTimeoutSeconds
+        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: timeout))
+        lws_callback_on_writable(session.wsi)
+    }
+
+    /// `lws_close_reason` with the reason cut to the 123 bytes a close frame allows, on a character boundary.
+    private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
+        var bytes: [UInt8] = []
+        for scalar in reason.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            if bytes.count + encoded.count > 123 { break }
+            bytes += encoded
+        }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func quietLibraryLogging() {
+        lws_set_log_level(Int32(LLL_ERR) | Int32(LLL_WARN), nil)
+    }
+
+    private func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}

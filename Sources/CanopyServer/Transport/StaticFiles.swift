@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Maps request paths to files under the web root and refuses anything that could leave it: `.` and `..`
+/// segments, backslashes, NULs and leftover percent signs (lws has already decoded `%xx` once, so one here means
+/// double encoding) are forbidden; the real path (symlinks resolved) must stay under the root's real path. Hidden
+/// files and files of unknown type are not served.
+struct StaticFiles: Sendable {
+    enum Resolution: Equatable {
+        case file(path: String, contentType: String)
+        case notFound
+        case forbidden
+    }
+
+    /// Content types by lowercased extension; anything else is not served.
+    static let contentTypes: [String: String] = [
+        "html": "text/html; charset=utf-8",
+        "htm": "text/html; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "mjs": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "json": "application/json",
+        "map": "application/json",
+        "png": "image/png",
+        "svg": "image/svg+xml",
+        "ico": "image/x-icon",
+        "txt": "text/plain; charset=utf-8",
+        "woff2": "font/woff2",
+    ]
+
+    /// The web root's real path, without a trailing slash (except for `/` itself).
+    let root: String
+
+    /// Resolves `webRoot` once; it must be an existing directory.
+    init(webRoot: String) throws(ServiceLoopError) {
+        guard let real = Self.realPath(webRoot), Self.fileType(real) == S_IFDIR else {
+            throw ServiceLoopError(.invalidConfiguration, "webRoot \(webRoot) is not an existing directory")
+        }
+        root = real
+    }
+
+    /// What `requestPath` (the decoded path of a GET, without the query) names under the root.
+    func resolve(_ requestPath: String) -> Resolution {
+        guard requestPath.hasPrefix("/") else { return .forbidden }
+        if requestPath.contains(where: { $0 == "\0" || $0 == "\\" || $0 == "%" }) { return .forbidden }
+        var segments = requestPath.split(separator: "/").map(String.init)
+        for segment in segments {
+            if segment == "." || segment == ".." { return .forbidden }
+            if segment.hasPrefix(".") { return .notFound }
+        }
+        if requestPath.hasSuffix("/") { segments.append("index.html") }
+        guard let name = segments.last, let contentType = Self.contentType(forName: name) else { return .notFound }
+        guard let real = Self.realPath(root + "/" + segments.joined(separator: "/")) else { return .notFound }
+        guard root == "/" || real.hasPrefix(root + "/") else { return .forbidden }
+        guard Self.fileType(real) == S_IFREG else { return .notFound }
+        return .file(path: real, contentType: contentType)
+    }
+
+    static func contentType(forName name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return contentTypes[name[name.index(after: dot)...].lowercased()]
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+}
