@@ -2,7 +2,12 @@
 SWIFT_BIN ?= /opt/swift/usr/bin
 export PATH := $(SWIFT_BIN):$(PATH)
 
-.PHONY: test setup build bench bench-quick clean
+.PHONY: run test setup build bench clean
+
+## Install what is missing, build canopyd (release) and run it with the example trees on 127.0.0.1:7700.
+run: setup
+	swift build -c release --product canopyd
+	.build/release/canopyd
 
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
@@ -10,9 +15,11 @@ export PATH := $(SWIFT_BIN):$(PATH)
 test: setup
 	swift build -c release --product canopy-bench
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
+	swift build --product canopyd
+	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
 	swift test
 
-## Install what is missing (Debian packages: pkg-config, libjson-c-dev, libwebsockets-dev).
+## Install what is missing (Debian: pkg-config, libjson-c-dev, libwebsockets-dev; PyPI: websockets for e2e tests).
 setup:
 	@bash scripts/setup.sh
 

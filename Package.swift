@@ -9,7 +9,11 @@ let package = Package(
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
         .library(name: "CanopyServer", targets: ["CanopyServer"]),
+        .executable(name: "canopyd", targets: ["canopyd"]),
         .executable(name: "canopy-bench", targets: ["canopy-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
@@ -21,6 +25,11 @@ let package = Package(
         // The daemon's library: JSON bridge over json-c (and, next, the libwebsockets service loop and protocol).
         .target(
             name: "CanopyServer", dependencies: ["CanopyCore", "CJSONC", "CLibWebSockets"], swiftSettings: strict),
+        // The daemon: flags, example loading, signals. Thin: everything else is in CanopyServer.
+        .executableTarget(
+            name: "canopyd",
+            dependencies: ["CanopyServer", "CanopyCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),

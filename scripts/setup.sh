@@ -21,3 +21,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
+
+# Python packages the end-to-end tests use.
+if ! python3 -c "import websockets" >/dev/null 2>&1; then
+    echo "setup: installing the Python package websockets"
+    python3 -m pip install -q websockets
+fi

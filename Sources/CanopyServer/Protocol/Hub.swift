@@ -180,10 +180,18 @@ public final class Hub: ConnectionHandler {
             }
         }
         let root = try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
-        let tree = try Tree(keys: keys, root: root, limits: configuration.limits)
-        trees[id] = TreeEntry(tree: tree)
+        try createTree(id, keys: keys, root: root)
         return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
     }
+
+    /// Creates a tree outside any session (the daemon's example loader).
+    public func createTree(_ id: String, keys: [KeyDeclaration], root: Node) throws(CanopyError) {
+        guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
+        trees[id] = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits))
+    }
+
+    /// Ids of the trees, sorted.
+    public var treeIDs: [String] { trees.keys.sorted() }
 
     private func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let id = try treeID(o)
