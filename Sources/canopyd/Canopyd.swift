@@ -91,13 +91,10 @@ struct Canopyd: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw CanopyError(.badJSON, "cannot read the file")
                 }
-                let json = try JSONParser.parse(bytes: data)
-                guard let id = json["tree"]?.string else { throw CanopyError(.badMessage, "missing \"tree\"") }
-                var keys: [KeyDeclaration] = []
-                for k in json["keys"]?.array ?? [] { keys.append(try KeyDeclaration(json: k)) }
-                let root = try json["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) }
-                try hub.createTree(id, keys: keys, root: root ?? Node(id: "root", type: "Root"))
-                loaded.append(id)
+                guard let body = try JSONParser.parse(bytes: data).object else {
+                    throw CanopyError(.badMessage, "an example is a createTree body (a JSON object)")
+                }
+                loaded.append(try hub.createTree(body: body))
             } catch let error as CanopyError {
                 throw ValidationError("example \(path): \(error)")
             }

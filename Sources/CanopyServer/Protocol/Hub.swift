@@ -167,8 +167,15 @@ public final class Hub: ConnectionHandler {
     }
 
     private func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
+        try authorize(s, try treeID(o), .admin, "create trees")
+        let id = try createTree(body: o)
+        return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
+    }
+
+    /// Creates a tree from a `createTree` body (`tree`, optional `keys` and `root`); returns its id. Also the
+    /// daemon's example loader, outside any session.
+    public func createTree(body o: JSONObject) throws(CanopyError) -> String {
         let id = try treeID(o)
-        try authorize(s, id, .admin, "create trees")
         guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
         var keys: [KeyDeclaration] = []
         if let k = o["keys"] {
@@ -180,18 +187,9 @@ public final class Hub: ConnectionHandler {
             }
         }
         let root = try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
-        try createTree(id, keys: keys, root: root)
-        return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
-    }
-
-    /// Creates a tree outside any session (the daemon's example loader).
-    public func createTree(_ id: String, keys: [KeyDeclaration], root: Node) throws(CanopyError) {
-        guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
         trees[id] = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits))
+        return id
     }
-
-    /// Ids of the trees, sorted.
-    public var treeIDs: [String] { trees.keys.sorted() }
 
     private func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let id = try treeID(o)
@@ -209,9 +207,7 @@ public final class Hub: ConnectionHandler {
     }
 
     private func subscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
-        let id = try treeID(o)
-        try authorize(s, id, .viewer, "read this tree")
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
         let trace = o["trace"]?.bool ?? false
         sessions[s]!.subscriptions.insert(id)
         if trace { sessions[s]!.traced.insert(id) } else { sessions[s]!.traced.remove(id) }
@@ -235,8 +231,7 @@ public final class Hub: ConnectionHandler {
     }
 
     private func unsubscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
-        let id = try treeID(o)
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let (id, entry) = try existingTree(s, o, nil, "")
         sessions[s]!.subscriptions.remove(id)
         sessions[s]!.traced.remove(id)
         entry.subscribers.removeAll { $0 == s }
@@ -244,9 +239,7 @@ public final class Hub: ConnectionHandler {
     }
 
     private func edit(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
-        let id = try treeID(o)
-        try authorize(s, id, .editor, "edit this tree")
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let (id, entry) = try existingTree(s, o, .editor, "edit this tree")
         let seq = o["seq"] ?? .null
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
         if !takeEditToken(s) {
@@ -283,9 +276,7 @@ public final class Hub: ConnectionHandler {
     }
 
     private func probe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
-        let id = try treeID(o)
-        try authorize(s, id, .viewer, "read this tree")
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
         guard let node = o["node"]?.string, let key = o["key"]?.string else {
             throw CanopyError(.badMessage, "probe: \"node\" and \"key\" must be strings")
         }
@@ -299,9 +290,7 @@ public final class Hub: ConnectionHandler {
     }
 
     private func history(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
-        let id = try treeID(o)
-        try authorize(s, id, .viewer, "read this tree")
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
         let from = o["from"]?.number.map { Int($0) } ?? 1
         let to = o["to"]?.number.map { Int($0) } ?? entry.tree.version
         let diffs = entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
@@ -373,6 +362,16 @@ public final class Hub: ConnectionHandler {
         guard session.role >= needed else {
             throw CanopyError(.forbidden, "role \(session.role.rawValue) may not \(what) (needs \(needed.rawValue))")
         }
+    }
+
+    /// The message's tree, checked for access (unless `needed` is nil) and existence.
+    private func existingTree(_ s: SessionID, _ o: JSONObject, _ needed: Role?, _ what: String) throws(CanopyError)
+        -> (String, TreeEntry)
+    {
+        let id = try treeID(o)
+        if let needed { try authorize(s, id, needed, what) }
+        guard let entry = trees[id] else { throw noSuchTree(id) }
+        return (id, entry)
     }
 
     private func noSuchTree(_ id: String) -> CanopyError { CanopyError(.noSuchTree, "no tree \"\(id)\"") }
