@@ -7,7 +7,6 @@ import Testing
 /// Drives a `Hub` the way the service loop does, and decodes what it sends.
 final class HubHarness {
     let hub: Hub
-    let now = Mutex<Double>(0)
 
     init(_ configure: (inout HubConfiguration) -> Void = { _ in }) {
         var c = HubConfiguration()
