@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
         .library(name: "CanopyServer", targets: ["CanopyServer"]),
         .executable(name: "canopyd", targets: ["canopyd"]),
+        .executable(name: "canopy", targets: ["canopy"]),
         .executable(name: "canopy-bench", targets: ["canopy-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
@@ -22,12 +24,22 @@ let package = Package(
         // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
-        // The daemon's library: JSON bridge over json-c (and, next, the libwebsockets service loop and protocol).
+        // The daemon's library: JSON bridge over json-c, the libwebsockets service loop and client, protocol, configuration.
         .target(
-            name: "CanopyServer", dependencies: ["CanopyCore", "CJSONC", "CLibWebSockets"], swiftSettings: strict),
+            name: "CanopyServer",
+            dependencies: ["CanopyCore", "CJSONC", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // The daemon: flags, example loading, signals. Thin: everything else is in CanopyServer.
         .executableTarget(
             name: "canopyd",
+            dependencies: [
+                "CanopyServer", "CanopyCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The CLI client: ls, create, import, watch, edit, probe (and, later, load).
+        .executableTarget(
+            name: "canopy",
             dependencies: ["CanopyServer", "CanopyCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
