@@ -1,0 +1,368 @@
+import CLibWebSockets
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Identifies one client connection of a `ClientLoop`.
+public typealias ConnectionID = UInt64
+
+/// What happens to a client connection, in order: `opened` then any number of `message`s then `closed`; or only
+/// `failed` when it never opened.
+public enum ClientEvent: Sendable {
+    /// The WebSocket handshake completed.
+    case opened
+    /// One complete message (reassembled from its fragments).
+    case message([UInt8])
+    /// The connection is gone. `code` is the close code the server sent (nil if it sent none: a dropped
+    /// connection), or the one this side closed with.
+    case closed(code: UInt16?, reason: String)
+    /// The connection could not be made (refused, handshake rejected, unknown host).
+    case failed(String)
+}
+
+/// The client side's counterpart of `ConnectionHandler`: every call happens on the loop's thread, one at a time.
+public protocol ClientHandler: AnyObject {
+    /// Reacts to `event` on `connection`; the actions (`send`, `close` by connection id) are applied in order.
+    func handle(_ connection: ConnectionID, _ event: ClientEvent) -> [TransportAction]
+}
+
+/// Many WebSocket client connections on one libwebsockets client context, serviced by the thread that calls
+/// `run()`: the CLI uses one connection, the load tool thousands.
+///
+/// Connections are opened with `connect` (before `run()`, or on the loop's thread: from the handler or a posted
+/// job). Per connection, as in the server's sessions: incoming fragments are reassembled up to `maxMessageBytes`
+/// (over it the connection is closed with 1009); outgoing messages queue without bound (the caller decides how much
+/// it sends) and one is written per writeable callback; a `.close` action is sent after what was queued before it.
+/// Sends to a connection that is not open (yet, or any more) are dropped. `stop()` closes every open connection
+/// with 1000, waits for the closes (at most `drainTimeoutSeconds`), then `run()` returns.
+public final class ClientLoop: @unchecked Sendable {  // lws state stays on the loop's thread; others use `mailbox`
+    private enum Phase {
+        case idle, running, draining, finished
+    }
+
+    private struct Mailbox {
+        var jobs: [@Sendable () -> [TransportAction]] = []
+        var stopRequested = false
+        var context: OpaquePointer?
+    }
+
+    /// A connection from `connect` until its `closed` or `failed` event.
+    private final class Connection {
+        let url: WebSocketURL
+        /// Set once the handshake completed.
+        var session: TransportSession?
+        /// The close code and reason the server sent, if it did.
+        var peerClose: (code: UInt16, reason: String)?
+
+        init(url: WebSocketURL) { self.url = url }
+    }
+
+    public let maxMessageBytes: Int
+    public let drainTimeoutSeconds: Int
+    private let handler: any ClientHandler
+    private let mailbox = Locked(Mailbox())
+    private let memory: ClientSetup
+    private var context: OpaquePointer?
+    private var phase = Phase.idle
+    private var connections: [ConnectionID: Connection] = [:]
+    private var nextID: ConnectionID = 1
+    private var loopThread: pthread_t?
+    private var drainDeadline: UInt64 = 0
+
+    /// Creates the client context. `maxMessageBytes` bounds one incoming message (a snapshot of a big tree is
+    /// large: the default is 512 MiB).
+    public init(handler: any ClientHandler, maxMessageBytes: Int = 512 << 20, drainTimeoutSeconds: Int = 3) throws(
+        ClientError
+    ) {
+        self.handler = handler
+        self.maxMessageBytes = maxMessageBytes
+        self.drainTimeoutSeconds = drainTimeoutSeconds
+        memory = ClientSetup()
+        lws_set_log_level(Int32(LLL_ERR), nil)
+        var info = lws_context_creation_info()
+        info.port = -1  // CONTEXT_PORT_NO_LISTEN: a client-only context
+        info.protocols = UnsafePointer(memory.protocols)
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = lws_create_context(&info) else {
+            throw ClientError("libwebsockets could not create a client context (out of file descriptors?)")
+        }
+        self.context = context
+        mailbox.withLock { $0.context = context }
+    }
+
+    deinit {
+        mailbox.withLock { $0.context = nil }
+        if let context { lws_context_destroy(context) }
+    }
+
+    /// Starts connecting to `url` and returns the new connection's id; its `opened` or `failed` event follows.
+    /// Call before `run()` or on the loop's thread.
+    @discardableResult
+    public func connect(_ url: WebSocketURL) -> ConnectionID {
+        assertOnLoopThread()
+        let id = nextID
+        nextID += 1
+        guard let context, phase == .idle || phase == .running else {
+            post { [self] in self.handler.handle(id, .failed("the client is shutting down")) }
+            return id
+        }
+        connections[id] = Connection(url: url)
+        let host = strdup(url.host)!
+        let path = strdup(url.path)!
+        let hostHeader = strdup(url.port == 80 ? url.host : "\(url.host):\(url.port)")!
+        defer {
+            free(host)
+            free(path)
+            free(hostHeader)
+        }
+        var info = lws_client_connect_info()
+        info.context = context
+        info.address = UnsafePointer(host)
+        info.port = Int32(url.port)
+        info.path = UnsafePointer(path)
+        info.host = UnsafePointer(hostHeader)
+        info.protocol = UnsafePointer(memory.protocolName)
+        info.local_protocol_name = UnsafePointer(memory.protocolName)
+        info.ietf_version_or_minus_one = -1
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(id))
+        if lws_client_connect_via_info(&info) == nil, connections[id] != nil {
+            // Failed before any callback could report it (lws may also have called CONNECTION_ERROR already).
+            connections[id] = nil
+            post { [self] in self.handler.handle(id, .failed("cannot connect to \(url)")) }
+        }
+        return id
+    }
+
+    /// Services the connections on the calling thread until `stop()` has closed them all (or the drain timeout
+    /// passed), then destroys the context. Call once.
+    public func run() {
+        precondition(phase == .idle, "ClientLoop.run() called twice")
+        guard let context else { return }
+        loopThread = pthread_self()
+        phase = .running
+        while true {
+            if lws_service(context, 0) < 0 { break }
+            if phase == .draining && (connections.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
+        }
+        phase = .finished
+        mailbox.withLock { box in
+            box.context = nil
+            box.jobs.removeAll()
+        }
+        lws_sul_cancel(memory.drainTimer)
+        lws_context_destroy(context)
+        self.context = nil
+        connections.removeAll()
+    }
+
+    /// Asks `run()` to close every connection with 1000 and return. Callable from any thread (not from a signal
+    /// handler).
+    public func stop() {
+        mailbox.withLock { box in
+            box.stopRequested = true
+            if let context = box.context { lws_cancel_service(context) }
+        }
+    }
+
+    /// Runs `job` on the loop's thread and applies the actions it returns. Dropped once the loop finished.
+    public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
+        mailbox.withLock { box in
+            guard let context = box.context else { return }
+            box.jobs.append(job)
+            lws_cancel_service(context)
+        }
+    }
+
+    /// Connections not yet closed or failed (opening ones included). Loop thread only.
+    public var connectionCount: Int { connections.count }
+
+    /// Bytes queued on `connection` and not yet written. Loop thread only.
+    public func queuedBytes(_ connection: ConnectionID) -> Int {
+        connections[connection]?.session?.queuedBytes ?? 0
+    }
+
+    // MARK: - Loop thread (called from the lws callbacks)
+
+    private func assertOnLoopThread() {
+        assert(loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true, "off the client loop's thread")
+    }
+
+    private func connectionID(_ wsi: OpaquePointer) -> ConnectionID {
+        ConnectionID(UInt(bitPattern: lws_get_opaque_user_data(wsi)))
+    }
+
+    func drainMailbox() {
+        guard phase == .running || phase == .draining else { return }
+        let (jobs, stopRequested) = mailbox.withLock { box in
+            defer { box.jobs.removeAll() }
+            return (box.jobs, box.stopRequested)
+        }
+        for job in jobs { apply(job()) }
+        if stopRequested && phase == .running { beginDrain() }
+    }
+
+    private func beginDrain() {
+        phase = .draining
+        drainDeadline = monotonicNanoseconds() + UInt64(drainTimeoutSeconds) * 1_000_000_000
+        for connection in connections.values {
+            if let session = connection.session {
+                requestClose(session, code: 1000, reason: "bye", dropQueued: false)
+            }
+        }
+        if let context {
+            lws_sul_schedule(
+                context, 0, memory.drainTimer, canopyClientDrainTimerFired,
+                lws_usec_t(drainTimeoutSeconds) * 1_000_000 + 1000)
+        }
+    }
+
+    func established(_ wsi: OpaquePointer) -> Int32 {
+        let id = connectionID(wsi)
+        guard let connection = connections[id] else { return -1 }
+        let session = TransportSession(id: id, wsi: wsi)
+        connection.session = session
+        apply(handler.handle(id, .opened))
+        if phase == .draining { requestClose(session, code: 1000, reason: "bye", dropQueued: false) }
+        return 0
+    }
+
+    func received(_ wsi: OpaquePointer, _ data: UnsafeRawBufferPointer, final: Bool) -> Int32 {
+        guard let session = connections[connectionID(wsi)]?.session else { return -1 }
+        if session.closeFrameRequested { return 0 }
+        guard session.incoming.count + data.count <= maxMessageBytes else {
+            session.incoming = []
+            session.pendingClose = .init(code: 1009, reason: "message too big")
+            session.closeFrameRequested = true
+            setCloseReason(wsi, code: 1009, reason: "message too big")
+            return -1
+        }
+        session.incoming.append(contentsOf: data)
+        guard final else { return 0 }
+        let message = session.incoming
+        session.incoming = []
+        apply(handler.handle(session.id, .message(message)))
+        return 0
+    }
+
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let session = connections[connectionID(wsi)]?.session, !session.closeFrameRequested else { return 0 }
+        guard let message = session.dequeue() else {
+            if let close = session.pendingClose {
+                session.closeFrameRequested = true
+                setCloseReason(wsi, code: close.code, reason: close.reason)
+                return -1
+            }
+            return 0
+        }
+        let payload = session.prepareWrite(message)
+        let written = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
+        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
+        if session.hasQueuedMessages || session.pendingClose != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// The server's close frame (before lws answers it and reports the connection closed).
+    func peerClosing(_ wsi: OpaquePointer, _ payload: UnsafeRawBufferPointer) {
+        guard let connection = connections[connectionID(wsi)] else { return }
+        var code: UInt16 = 1005  // "no status received"
+        var reason = ""
+        if payload.count >= 2 {
+            code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+            reason = String(decoding: payload[2...], as: UTF8.self)
+        }
+        connection.peerClose = (code, reason)
+    }
+
+    func closed(_ wsi: OpaquePointer) {
+        let id = connectionID(wsi)
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        let event: ClientEvent
+        if let peer = connection.peerClose {
+            event = .closed(code: peer.code, reason: peer.reason)
+        } else if let mine = connection.session?.pendingClose, connection.session?.closeFrameRequested == true {
+            event = .closed(code: mine.code, reason: mine.reason)
+        } else if connection.session == nil {
+            event = .failed("connection to \(connection.url) closed during the handshake")
+        } else {
+            event = .closed(code: nil, reason: "connection lost")
+        }
+        let actions = handler.handle(id, event)
+        if phase != .finished { apply(actions) }
+    }
+
+    func connectionError(_ wsi: OpaquePointer?, message: String) {
+        guard let wsi else { return }
+        let id = connectionID(wsi)
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        let why = message.isEmpty ? "connection failed" : message
+        let actions = handler.handle(id, .failed("\(connection.url): \(why)"))
+        if phase != .finished { apply(actions) }
+    }
+
+    // MARK: Actions
+
+    private func apply(_ actions: [TransportAction]) {
+        for action in actions {
+            switch action {
+            case .send(let id, let message):
+                guard let session = connections[id]?.session, session.pendingClose == nil else { continue }
+                session.enqueue(message)
+                lws_callback_on_writable(session.wsi)
+            case .close(let id, let code, let reason):
+                guard let session = connections[id]?.session else { continue }
+                requestClose(session, code: code, reason: reason, dropQueued: false)
+            }
+        }
+    }
+
+    private func requestClose(_ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool) {
+        guard session.pendingClose == nil else { return }
+        session.pendingClose = .init(code: code, reason: reason)
+        if dropQueued { session.dropQueue() }
+        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Int32(max(1, drainTimeoutSeconds)))
+        lws_callback_on_writable(session.wsi)
+    }
+
+    private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
+        var bytes = Array(reason.utf8.prefix(123))
+        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+    }
+
+    private func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
+
+/// What lws keeps pointers to for the client context's life: the protocol list and name, and the drain timer.
+private final class ClientSetup {
+    let protocolName: UnsafeMutablePointer<CChar>
+    let protocols: UnsafeMutablePointer<lws_protocols>
+    let drainTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
+
+    init() {
+        protocolName = strdup(ServiceConfiguration.subprotocol)!
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = canopyClientCallback
+        protocols[0].rx_buffer_size = 64 << 10
+        protocols[0].tx_packet_size = 256 << 10
+        drainTimer = .allocate(capacity: 1)
+        drainTimer.initialize(to: lws_sorted_usec_list_t())
+    }
+
+    deinit {
+        drainTimer.deallocate()
+        protocols.deinitialize(count: 2)
+        protocols.deallocate()
+        free(protocolName)
+    }
+}

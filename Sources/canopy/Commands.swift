@@ -1,0 +1,361 @@
+import ArgumentParser
+import CanopyCore
+import CanopyServer
+import Foundation
+
+extension Canopy {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the trees.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let session = try connection.connect()
+            let reply = try session.request(["type": "listTrees"])
+            if connection.json { return emit(jsonLine(reply)) }
+            let trees = reply["trees"]?.array ?? []
+            if trees.isEmpty { return emit("no trees") }
+            var rows = [["TREE", "VERSION", "NODES", "SUBSCRIBERS", "TITLE"]]
+            for tree in trees {
+                rows.append([
+                    tree["tree"]?.string ?? "?", "\(Int(tree["version"]?.number ?? 0))",
+                    "\(Int(tree["nodes"]?.number ?? 0))", "\(Int(tree["subscribers"]?.number ?? 0))",
+                    tree["title"]?.string ?? "",
+                ])
+            }
+            let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                let cells = row.enumerated().map { column, cell in
+                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                }
+                emit(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            }
+        }
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a tree.",
+            discussion: """
+                Without --root the tree is a single node {"id":"root","type":"Root"}. A key's default, when left \
+                out, is its reducer's neutral value (0 for sum/max/min, true for and, false for or, [] for append, \
+                {} for merge, "" for nest, null otherwise).
+                """)
+
+        @Argument(help: "The new tree's id (1–128 characters of A–Z a–z 0–9 . _ -).")
+        var tree: String
+
+        @Option(name: .customLong("key"), help: "NAME:REDUCER[:DEFAULT_JSON], e.g. Total:sum:0. Repeatable.")
+        var keys: [String] = []
+
+        @Option(help: "A JSON file holding the root node (a Node of the protocol).")
+        var root: String?
+
+        @Option(help: "A title shown by `ls` and the inspector.")
+        var title: String?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            var body: JSONObject = ["type": "createTree", "tree": .string(tree)]
+            body["keys"] = .array(try keys.map(Create.keyDeclaration))
+            if let root { body["root"] = try readJSON(root) }
+            if let title { body["title"] = .string(title) }
+            let session = try connection.connect()
+            let reply = try session.request(body)
+            emit(connection.json ? jsonLine(reply) : "created \(tree) (version \(Int(reply["version"]?.number ?? 0)))")
+        }
+
+        static func keyDeclaration(_ spec: String) throws -> JSON {
+            let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let reducers = Reducer.allCases.map(\.rawValue).joined(separator: ", ")
+            guard parts.count >= 2, !parts[0].isEmpty, let reducer = Reducer(rawValue: parts[1]) else {
+                throw ValidationError("--key \(spec): expected NAME:REDUCER[:DEFAULT_JSON] with REDUCER one of \(reducers)")
+            }
+            var defaultValue: JSON
+            if parts.count == 3 {
+                do {
+                    defaultValue = try JSONParser.parse(parts[2])
+                } catch {
+                    throw ValidationError("--key \(spec): the default is not JSON (\(error)); quote strings: '\"text\"'")
+                }
+            } else {
+                switch reducer {
+                case .sum, .max, .min: defaultValue = 0
+                case .and: defaultValue = true
+                case .or: defaultValue = false
+                case .append: defaultValue = []
+                case .merge: defaultValue = .object(JSONObject())
+                case .nest: defaultValue = ""
+                default: defaultValue = .null
+                }
+            }
+            return ["key": .string(parts[0]), "reducer": .string(reducer.rawValue), "default": defaultValue]
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create trees from example files (createTree bodies: tree, keys, root, title, description).",
+            discussion: "A directory imports every *.json file in it, e.g. `canopy import config/examples`.")
+
+        @Argument(help: "Files or directories to import.")
+        var paths: [String]
+
+        @Option(help: "Create the tree under this id instead of the file's (one file only).")
+        var tree: String?
+
+        @Flag(help: "Skip trees that already exist instead of reporting them as failures.")
+        var skipExisting = false
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            if paths.isEmpty { throw ValidationError("name at least one file or directory") }
+        }
+
+        func run() throws {
+            let files = try paths.flatMap(Import.files)
+            if tree != nil && files.count != 1 { throw ValidationError("--tree needs exactly one file") }
+            var bodies: [(String, JSONObject)] = []
+            for file in files {
+                guard var body = try readJSON(file).object else {
+                    throw CLIError("\(file): expected a JSON object (a createTree body)")
+                }
+                body["type"] = "createTree"
+                if let tree { body["tree"] = .string(tree) }
+                if body["tree"]?.string == nil { throw CLIError("\(file): no \"tree\" id (name one with --tree)") }
+                bodies.append((file, body))
+            }
+            let session = try connection.connect()
+            var failures = 0
+            for (file, body) in bodies {
+                let id = body["tree"]?.string ?? "?"
+                do {
+                    let reply = try session.request(body)
+                    emit(connection.json ? jsonLine(reply) : "imported \(id) from \(file)")
+                } catch let error as ServerError where error.message["code"]?.string == "tree_exists" && skipExisting {
+                    emit("skipped \(id): it already exists")
+                } catch let error as ServerError {
+                    failures += 1
+                    printError("\(file): \(error)")
+                }
+            }
+            if failures > 0 { throw ExitCode(1) }
+        }
+
+        /// `path` itself, or the `*.json` files of a directory in name order.
+        static func files(_ path: String) throws -> [String] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIError("\(path): no such file or directory")
+            }
+            guard isDirectory.boolValue else { return [path] }
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }
+            if names.isEmpty { throw CLIError("\(path): no .json files") }
+            return names.sorted().map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a tree (needs the admin role).")
+
+        @Argument(help: "The tree to delete.")
+        var tree: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let session = try connection.connect()
+            let reply = try session.request(["type": "deleteTree", "tree": .string(tree)])
+            emit(connection.json ? jsonLine(reply) : "deleted \(tree)")
+        }
+    }
+
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Follow a tree: every diff (author, ops, reader changes) and who is connected, until interrupted.")
+
+        @Argument(help: "The tree to watch.")
+        var tree: String
+
+        @Option(help: "Start after this version: print the diffs since then instead of the snapshot's summary.")
+        var since: Int?
+
+        @Flag(help: "Ask for traces and print each diff's reduce calls.")
+        var trace = false
+
+        @Option(help: "Stop after this many diffs (for scripts).")
+        var count: Int?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let session = try connection.connect()
+            var subscribe: JSONObject = ["type": "subscribe", "tree": .string(tree)]
+            if let since { subscribe["since"] = .int(Int64(since)) }
+            if trace { subscribe["trace"] = true }
+            var readers = ReaderValues()
+            var lastClients = ""
+            var diffs = 0
+            func show(_ message: JSON) throws -> Bool {
+                if connection.json {
+                    emit(jsonLine(message))
+                } else if message["type"]?.string == "clients" {
+                    // Presence follows every join and leave, our own subscribe included: print changes only.
+                    let clients = Format.clients(message["clients"])
+                    if clients != lastClients { emit("clients: \(clients)") }
+                    lastClients = clients
+                } else {
+                    if message["type"]?.string == "snapshot" { lastClients = Format.clients(message["clients"]) }
+                    Watch.describe(message, readers: &readers, trace: trace)
+                }
+                switch message["type"]?.string {
+                case "diff":
+                    diffs += 1
+                    return count.map { diffs >= $0 } ?? false
+                case "deleted":
+                    return true
+                default:
+                    return false
+                }
+            }
+            // No rid: with `since` the answer is the missed diffs (broadcast copies, without rid) or a snapshot.
+            session.client.send(.object(subscribe))
+            if !connection.json && since != nil { emit("watching \(tree) after version \(since ?? 0)") }
+            var done = false
+            while !done {
+                let message = try session.nextWithoutTimeout()
+                if message["type"]?.string == "error" { throw ServerError(message) }
+                done = try show(message)
+            }
+        }
+
+        static func describe(_ message: JSON, readers: inout ReaderValues, trace: Bool) {
+            switch message["type"]?.string ?? "" {
+            case "snapshot":
+                readers.reset(message["readers"])
+                let keys = (message["keys"]?.array ?? []).map {
+                    "\($0["key"]?.string ?? "?") (\($0["reducer"]?.string ?? "?"))"
+                }
+                let nodes = Format.nodeCount(message["root"] ?? .null)
+                emit(
+                    "\(message["tree"]?.string ?? "?") at version \(Int(message["version"]?.number ?? 0)): \(nodes) "
+                        + "nodes; keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))")
+                for reader in message["readers"]?.array ?? [] { emit("  " + Format.reader(reader)) }
+                emit("clients: \(Format.clients(message["clients"]))")
+            case "diff":
+                let seq = message["seq"].map { $0.isNull ? "" : " seq \(Format.value($0, limit: 20))" } ?? ""
+                emit("v\(Int(message["version"]?.number ?? 0)) by \(message["author"]?.string ?? "?")\(seq)")
+                for op in message["ops"]?.array ?? [] { emit("  " + Format.op(op)) }
+                for change in message["changes"]?.array ?? [] {
+                    let was = readers.record(change)
+                    emit("  → " + Format.reader(change, was: was))
+                }
+                if trace, let events = message["trace"]?["events"]?.array {
+                    for event in events { emit("    · " + Format.value(event, limit: 120)) }
+                }
+            case "clients":
+                emit("clients: \(Format.clients(message["clients"]))")
+            case "deleted":
+                emit("\(message["tree"]?.string ?? "?") was deleted")
+            default:
+                emit(jsonLine(message))
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply one batch of ops atomically and print the resulting diff.",
+            discussion: """
+                OPS.json holds an array of ops ({"op":"setPreference","node":"n1","key":"K","value":3}, …; see \
+                docs/protocol.md), or an object with an "ops" array. `-` reads stdin. A rejected batch changes \
+                nothing; its error is printed and the exit status is 1.
+                """)
+
+        @Argument(help: "The tree to edit.")
+        var tree: String
+
+        @Argument(help: "A JSON file of ops, or - for stdin.")
+        var ops: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let document = try readJSON(ops)
+            guard let list = document.array ?? document["ops"]?.array else {
+                throw CLIError("\(ops): expected an array of ops or an object with an \"ops\" array")
+            }
+            let session = try connection.connect()
+            // Milliseconds since 1970: grows from one invocation to the next, as a client's seq should.
+            let seq = JSON.int(Int64(Date().timeIntervalSince1970 * 1000))
+            let message: JSONObject = ["type": "edit", "tree": .string(tree), "seq": seq, "ops": .array(list)]
+            let diff: JSON
+            do {
+                diff = try session.edit(message)
+            } catch let error as ServerError {
+                if connection.json { emit(jsonLine(error.message)) }
+                throw error
+            }
+            if connection.json { return emit(jsonLine(diff)) }
+            let count = diff["ops"]?.array?.count ?? 0
+            emit("\(tree) version \(Int(diff["version"]?.number ?? 0)): applied \(count) op\(count == 1 ? "" : "s")")
+            for change in diff["changes"]?.array ?? [] { emit("  → " + Format.reader(change)) }
+        }
+    }
+
+    struct Probe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Evaluate a key at a node on demand (for inspection: it creates no reader).")
+
+        @Argument(help: "The tree.") var tree: String
+        @Argument(help: "The node id.") var node: String
+        @Argument(help: "The preference key.") var key: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let session = try connection.connect()
+            let reply = try session.request([
+                "type": "probe", "tree": .string(tree), "node": .string(node), "key": .string(key),
+            ])
+            if connection.json { return emit(jsonLine(reply)) }
+            let version = Int(reply["version"]?.number ?? 0)
+            if reply["present"]?.bool == true {
+                emit("\(node) \(key) = \((reply["value"] ?? .null).encoded())  (version \(version))")
+            } else {
+                emit("\(node) \(key): not present  (version \(version))")
+            }
+        }
+    }
+
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a tree's past diffs (as far back as the daemon keeps them).")
+
+        @Argument(help: "The tree.") var tree: String
+        @Option(help: "First version.") var from: Int?
+        @Option(help: "Last version.") var to: Int?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let session = try connection.connect()
+            var request: JSONObject = ["type": "history", "tree": .string(tree)]
+            if let from { request["from"] = .int(Int64(from)) }
+            if let to { request["to"] = .int(Int64(to)) }
+            let reply = try session.request(request)
+            if connection.json { return emit(jsonLine(reply)) }
+            let diffs = reply["diffs"]?.array ?? []
+            if diffs.isEmpty { return emit("no diffs in that range") }
+            var readers = ReaderValues()
+            for diff in diffs { Watch.describe(diff, readers: &readers, trace: false) }
+        }
+    }
+}
+
+/// One line on stderr.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data(("canopy: " + text + "\n").utf8))
+}
