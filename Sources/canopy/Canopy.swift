@@ -11,6 +11,6 @@ struct Canopy: ParsableCommand {
             when the daemon has tokens, authenticates with --token (or $CANOPY_TOKEN).
             """,
         subcommands: [
-            List.self, Create.self, Import.self, Delete.self, Watch.self, Edit.self, Probe.self, History.self,
+            List.self, Create.self, Import.self, Delete.self, Watch.self, Edit.self, Probe.self, History.self, Load.self,
         ])
 }

@@ -67,6 +67,39 @@ final class NowBox: Sendable {
         return h
     }
 
+    @Test func titleAndDescriptionAreKeptAndShownByListTreesAndSnapshots() {
+        let h = HubHarness()
+        h.open(1)
+        let body: JSON = [
+            "type": "createTree", "tree": "t", "title": "A title", "description": "What it shows", "rid": 1,
+        ]
+        #expect(h.send(1, body).map(\.type) == ["created"])
+        #expect(h.send(1, ["type": "createTree", "tree": "plain", "title": ""]).map(\.type) == ["created"])
+        let list = h.send(1, ["type": "listTrees"])[0].message?["trees"]?.array ?? []
+        #expect(list.map { $0["tree"] } == ["plain", "t"])  // sorted by id
+        #expect(list.last?["title"] == "A title")
+        #expect(list.last?["description"] == "What it shows")
+        #expect(list.first?["title"] == nil)  // empty strings are left out
+        let snapshot = h.send(1, ["type": "subscribe", "tree": "t"])[0].message
+        #expect(snapshot?["title"] == "A title")
+        #expect(snapshot?["description"] == "What it shows")
+        #expect(snapshot?["root"]?["id"] == "root")
+    }
+
+    @Test(arguments: [
+        ["title": 3] as JSON, ["description": ["x"]], ["title": .string(String(repeating: "é", count: 101))],
+    ])
+    func badTitlesAreBadMessagesAndCreateNothing(extra: JSON) {
+        let h = HubHarness()
+        h.open(1)
+        var body: JSONObject = ["type": "createTree", "tree": "t"]
+        body.merge(extra.object!)
+        let reply = h.send(1, .object(body))
+        #expect(reply.map(\.type) == ["error"])
+        #expect(reply.first?.message?["code"] == "bad_message")
+        #expect(h.send(1, ["type": "listTrees"])[0].message?["trees"] == [])
+    }
+
     @Test func helloIsAnsweredWithWelcomeAndAdminRoleWithoutTokens() {
         let h = HubHarness()
         h.open(3)

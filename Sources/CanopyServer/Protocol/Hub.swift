@@ -44,10 +44,15 @@ public final class Hub: ConnectionHandler {
 
     private final class TreeEntry {
         var tree: Tree
+        /// Optional `title` and `description` from `createTree`, shown by listTrees, snapshots and the inspector.
+        let about: JSONObject
         var subscribers: [SessionID] = []
         var log: [LoggedDiff] = []
 
-        init(tree: Tree) { self.tree = tree }
+        init(tree: Tree, about: JSONObject) {
+            self.tree = tree
+            self.about = about
+        }
     }
 
     public let configuration: HubConfiguration
@@ -158,10 +163,12 @@ public final class Hub: ConnectionHandler {
         let visible = trees.keys.sorted().filter { sessions[s]!.grant?.covers($0) ?? true }
         let list: [JSON] = visible.map { id in
             let e = trees[id]!
-            return [
+            var o: JSONObject = [
                 "tree": .string(id), "version": .int(Int64(e.tree.version)), "nodes": .int(Int64(e.tree.nodeCount)),
                 "subscribers": .int(Int64(e.subscribers.count)),
             ]
+            o.merge(e.about)
+            return .object(o)
         }
         return ["type": "trees", "trees": .array(list)]
     }
@@ -172,8 +179,8 @@ public final class Hub: ConnectionHandler {
         return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
     }
 
-    /// Creates a tree from a `createTree` body (`tree`, optional `keys` and `root`); returns its id. Also the
-    /// daemon's example loader, outside any session.
+    /// Creates a tree from a `createTree` body (`tree`, optional `keys`, `root`, `title` and `description`); returns
+    /// its id. Also the daemon's example loader, outside any session.
     public func createTree(body o: JSONObject) throws(CanopyError) -> String {
         let id = try treeID(o)
         guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
@@ -187,7 +194,15 @@ public final class Hub: ConnectionHandler {
             }
         }
         let root = try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
-        trees[id] = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits))
+        var about = JSONObject()
+        for (field, limit) in [("title", 200), ("description", 4000)] {
+            guard let value = o[field] else { continue }
+            guard let text = value.string, text.utf8.count <= limit else {
+                throw CanopyError(.badMessage, "\"\(field)\" must be a string of at most \(limit) bytes")
+            }
+            if !text.isEmpty { about[field] = .string(text) }
+        }
+        trees[id] = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits), about: about)
         return id
     }
 
@@ -302,9 +317,12 @@ public final class Hub: ConnectionHandler {
     private func snapshot(_ id: String, _ entry: TreeEntry, trace: Bool) -> JSON {
         var o: JSONObject = [
             "type": "snapshot", "tree": .string(id), "version": .int(Int64(entry.tree.version)),
-            "keys": .array(entry.tree.keys.map(\.json)), "root": entry.tree.root.json,
-            "readers": .array(entry.tree.readers.map(\.json)), "clients": clients(entry),
         ]
+        o.merge(entry.about)
+        o["keys"] = .array(entry.tree.keys.map(\.json))
+        o["root"] = entry.tree.root.json
+        o["readers"] = .array(entry.tree.readers.map(\.json))
+        o["clients"] = clients(entry)
         if trace, let t = entry.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
         return .object(o)
     }
