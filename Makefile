@@ -7,6 +7,7 @@ export PATH := $(SWIFT_BIN):$(PATH)
 ## Install what is missing, build canopyd (release) and run it with the example trees on 127.0.0.1:7700.
 run: setup
 	swift build -c release --product canopyd
+	swift build -c release --product canopy
 	.build/release/canopyd
 
 ## Install what is missing, build, and run every test.
@@ -15,8 +16,9 @@ run: setup
 test: setup
 	swift build -c release --product canopy-bench
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
-	swift build --product canopyd
+	swift build
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
+	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	swift test
 
 ## Install what is missing (Debian: pkg-config, libjson-c-dev, libwebsockets-dev; PyPI: websockets for e2e tests).

@@ -3,87 +3,259 @@ import CanopyCore
 import CanopyServer
 import Dispatch
 import Foundation
+import Logging
 
 /// canopyd: serves shared view trees over WebSockets (`/ws`) and the inspector (`/`) on one port.
+///
+/// Settings come from built-in defaults, then the configuration file (`--config`, or `config/canopyd.toml` when it
+/// exists), then the flags below; see docs/server.md, "Configuration".
 @main
 struct Canopyd: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "canopyd", abstract: "Serve shared SwiftUI-like view trees with incremental preferences.")
+        commandName: "canopyd", abstract: "Serve shared SwiftUI-like view trees with incremental preferences.",
+        discussion: """
+            Settings are read from the configuration file (every setting, its default and range are in \
+            config/canopyd.toml); the flags override it.
+            """)
 
-    @Option(help: "Address to bind. Anything but loopback needs --token.")
-    var host = "127.0.0.1"
+    /// The file read when `--config` is not given, if it exists in the working directory.
+    static let defaultConfigFile = "config/canopyd.toml"
 
-    @Option(help: "Port to listen on (0 = any free port).")
-    var port = 7700
+    @Option(
+        help: ArgumentHelp(
+            "Configuration file (TOML). Default: config/canopyd.toml if it exists, else the built-in defaults.",
+            valueName: "file"))
+    var config: String?
 
-    @Option(help: "Directory served at / (the inspector).")
-    var web = "web"
+    @Option(
+        help: ArgumentHelp(
+            "Address to bind (server.host; default 127.0.0.1). Anything but loopback needs tokens.", valueName: "addr"))
+    var host: String?
 
-    @Option(help: "Directory of example trees (*.json createTree bodies) loaded at start.")
-    var examples = "config/examples"
+    @Option(help: ArgumentHelp("Port to listen on (server.port; default 7700; 0 = any free port).", valueName: "n"))
+    var port: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Data directory (storage.data; default ./data), created at start and required to be writable. "
+                + "Nothing is stored in it yet: persistence comes later.",
+            valueName: "dir"))
+    var data: String?
+
+    @Option(help: ArgumentHelp("Directory served at / (server.web; default ./web).", valueName: "dir"))
+    var web: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Directory of example trees (*.json createTree bodies) loaded at start "
+                + "(examples.directory; default config/examples).",
+            valueName: "dir"))
+    var examples: String?
 
     @Option(
         name: .customLong("token"),
-        help: "TOKEN:ROLE[:PATTERN,...] (role viewer, editor or admin; patterns limit the trees). Repeatable.")
+        help: ArgumentHelp(
+            "TOKEN:ROLE[:PATTERN,...] (role viewer, editor or admin; patterns limit the trees). "
+                + "Repeatable; replaces the file's auth.tokens.",
+            valueName: "spec"))
     var tokens: [String] = []
 
-    @Option(help: "Maximum message size in bytes.")
-    var maxMessageBytes = 1 << 20
+    @Option(
+        help: ArgumentHelp("Maximum message size in bytes (limits.max_message_bytes; default 1048576).", valueName: "n")
+    )
+    var maxMessageBytes: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "trace, debug, info, notice, warning, error or critical (log.level; default info).", valueName: "level"))
+    var logLevel: String?
 
     func run() throws {
-        var hubConfiguration = HubConfiguration()
-        hubConfiguration.tokens = try tokens.map(Canopyd.grant)
-        if !Canopyd.isLoopback(host) && hubConfiguration.tokens.isEmpty {
-            throw ValidationError("refusing to bind \(host) without --token: only loopback binds may run without tokens")
+        let configuration: DaemonConfiguration
+        let source: String
+        do {
+            (configuration, source) = try resolveConfiguration()
+        } catch {
+            // No configured level yet: the flag's if it is valid, else info.
+            let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+            throw Canopyd.fail(Canopyd.startLogging(level: level), error)
         }
-        let hub = Hub(configuration: hubConfiguration)
-        let loaded = try Canopyd.loadExamples(from: examples, into: hub)
+        let logger = Canopyd.startLogging(level: configuration.logLevel)
+        do {
+            try serve(configuration, source: source, logger: logger)
+        } catch {
+            throw Canopyd.fail(logger, error)
+        }
+    }
 
-        var service = ServiceConfiguration()
-        service.host = host
-        service.port = port
-        service.maxMessageBytes = maxMessageBytes
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue {
-            service.webRoot = web
+    /// Defaults, then the file, then the flags; validated. Returns the configuration and where it came from.
+    func resolveConfiguration() throws -> (DaemonConfiguration, String) {
+        var configuration = DaemonConfiguration()
+        var source = "built-in defaults (no \(Canopyd.defaultConfigFile))"
+        let file =
+            config
+            ?? (FileManager.default.fileExists(atPath: Canopyd.defaultConfigFile) ? Canopyd.defaultConfigFile : nil)
+        if let file {
+            configuration = try DaemonConfiguration.load(toml: try Canopyd.read(file), file: file)
+            source = file
+        }
+        func override(_ flag: String, _ setting: String, _ value: TOMLValue?) throws(ConfigurationError) {
+            guard let value else { return }
+            do {
+                try configuration.set(setting, to: value)
+            } catch {
+                throw ConfigurationError(key: "--\(flag)", error.message)
+            }
+        }
+        try override("host", "server.host", host.map(TOMLValue.string))
+        try override("port", "server.port", port.map { .integer(Int64($0)) })
+        try override("data", "storage.data", data.map(TOMLValue.string))
+        try override("web", "server.web", web.map(TOMLValue.string))
+        try override("examples", "examples.directory", examples.map(TOMLValue.string))
+        try override("token", "auth.tokens", tokens.isEmpty ? nil : .array(tokens.map(TOMLValue.string)))
+        try override("max-message-bytes", "limits.max_message_bytes", maxMessageBytes.map { .integer(Int64($0)) })
+        try override("log-level", "log.level", logLevel.map(TOMLValue.string))
+        try configuration.validate()
+        return (configuration, source)
+    }
+
+    func serve(_ configuration: DaemonConfiguration, source: String, logger: Logger) throws {
+        logger.info("configuration: \(source)")
+        for line in configuration.summary { logger.debug("\(line)") }
+        let dataDirectory = try Canopyd.prepareDataDirectory(configuration.dataDirectory)
+        logger.info("data directory \(dataDirectory) (nothing is stored in it yet)")
+
+        let hub = Hub(configuration: configuration.hub)
+        let examples = configuration.examplesDirectory
+        var loaded: [String] = []
+        if !examples.isEmpty {
+            if Canopyd.isDirectory(examples) {
+                loaded = try Canopyd.loadExamples(from: examples, into: hub)
+            } else {
+                logger.warning("examples directory \(examples) not found: no example trees loaded")
+            }
+        }
+        logger.info(
+            "\(loaded.count) example trees loaded from \(examples.isEmpty ? "nowhere (no directory set)" : examples)")
+
+        var service = configuration.service
+        if let web = service.webRoot, !Canopyd.isDirectory(web) {
+            logger.notice("web directory \(web) not found: serving only /healthz")
+            service.webRoot = nil
         }
         let loop = try ServiceLoop(configuration: service, handler: hub)
+        let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
+        let tokens = configuration.hub.tokens.count
+        let access =
+            tokens == 0 ? "without tokens (every session is admin)" : "with \(tokens) token\(tokens == 1 ? "" : "s")"
+        logger.info("listening on \(shown):\(loop.port) \(access)")
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { loop.stop() }
+            source.setEventHandler {
+                logger.info("signal \(sig): stopping")
+                loop.stop()
+            }
             source.resume()
             sources.append(source)
         }
-        let shown = host.contains(":") ? "[\(host)]" : host
         print("canopyd: \(loaded.count) trees loaded (\(loaded.joined(separator: ", ")))")
         print("canopyd: inspector http://\(shown):\(loop.port)/  WebSocket ws://\(shown):\(loop.port)/ws")
         fflush(nil)  // flushes every output stream (stdout is not concurrency-safe to name in Swift 6)
         loop.run()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
+        logger.info("stopped")
         print("canopyd: stopped")
+        fflush(nil)
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    // MARK: Logging and errors
 
-    static func grant(_ spec: String) throws -> TokenGrant {
-        let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, !parts[0].isEmpty, let role = Role(rawValue: parts[1]) else {
-            throw ValidationError("--token \(spec): expected TOKEN:ROLE[:PATTERN,...] with ROLE viewer, editor or admin")
+    /// Bootstraps swift-log (standard error, `level`) and returns the daemon's logger. Called exactly once per run.
+    static func startLogging(level: Logger.Level) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
         }
-        let patterns = parts.count == 3 ? parts[2].split(separator: ",").map(String.init) : []
-        return TokenGrant(token: parts[0], role: role, trees: patterns)
+        return Logger(label: "canopyd")
+    }
+
+    /// Logs why the daemon cannot run (at error, or critical when the level hides errors) and returns the error
+    /// that makes ArgumentParser exit 1 without printing anything more.
+    static func fail(_ logger: Logger, _ error: any Error) -> ExitCode {
+        let message: Logger.Message = "\(error)"
+        logger.log(level: logger.logLevel > .error ? .critical : .error, message)
+        return ExitCode.failure
+    }
+
+    /// A start-up failure that is not a configuration value (files, directories, examples).
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: Files
+
+    static func read(_ file: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw StartError("configuration file \(file) does not exist")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw StartError("configuration file \(file) cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw StartError("configuration file \(file) is not valid UTF-8")
+        }
+        return text
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Creates `path` (with its parents) if needed and checks that it is a writable directory; returns its
+    /// absolute path.
+    static func prepareDataDirectory(_ path: String) throws -> String {
+        // mkdir -p by hand: Foundation's error for a failed createDirectory does not say which part failed or why.
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                throw StartError("cannot create the data directory \(path): \(prefix): \(reason)")
+            }
+            prefix += "/"
+        }
+        guard isDirectory(path) else { throw StartError("data directory \(path) exists and is not a directory") }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw StartError("data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The POSIX reason of a Foundation file error when it has one, else its description.
+    static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
     }
 
     /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
     /// stops the start with its file name.
     static func loadExamples(from directory: String, into hub: Hub) throws -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw StartError("cannot list the examples directory \(directory): \(Canopyd.reason(error))")
+        }
         var loaded: [String] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = directory + "/" + name
@@ -96,7 +268,7 @@ struct Canopyd: ParsableCommand {
                 }
                 loaded.append(try hub.createTree(body: body))
             } catch let error as CanopyError {
-                throw ValidationError("example \(path): \(error)")
+                throw StartError("example \(path): \(error)")
             }
         }
         return loaded
