@@ -355,7 +355,7 @@ extension Canopy {
     }
 }
 
-/// One line on stderr.
+/// One line on stderr, prefixed with `canopy: `.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data(("canopy: " + text + "\n").utf8))
 }

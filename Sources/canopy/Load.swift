@@ -59,8 +59,10 @@ extension Canopy {
             let loop = try ClientLoop(handler: driver)
             driver.loop = loop
             for _ in 0..<(writers + subscribers) { driver.add(loop.connect(url)) }
-            emit("load: \(writers) writer(s) × \(inFlight) in flight, \(subscribers) subscriber(s), tree \(tree) "
-                + "(\(leaves + 1) nodes); warm-up \(warmup) s, measuring \(duration) s")
+            let banner =
+                "load: \(writers) writer(s) × \(inFlight) in flight, \(subscribers) subscriber(s), tree \(tree) "
+                + "(\(leaves + 1) nodes); warm-up \(warmup) s, measuring \(duration) s"
+            if connection.json { printError(banner) } else { emit(banner) }  // --json: stdout is the report only
             loop.run()
             if let failure = driver.failure { throw CLIError(failure) }
             let report = driver.report()
@@ -146,7 +148,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the loo
             if let token { hello["token"] = .string(token) }
             return [send(id, .object(hello))]
         case .message(let bytes):
-            guard let message = try? JSONParser.parse(bytes: bytes) else { return fail("the daemon sent bad JSON") }
+            guard let message = try? JSONParser.parse(bytes: bytes, maxDepth: 4096) else { return fail("the daemon sent bad JSON") }
             return received(id, message)
         case .closed(let code, let reason):
             if !stopping {

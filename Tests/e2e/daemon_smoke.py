@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end smoke test of a real canopyd process: start it on a free port with the examples, drive it with two
 WebSocket clients, then SIGTERM it and expect a clean exit. Usage: daemon_smoke.py PATH/TO/canopyd"""
-import asyncio, json, re, signal, subprocess, sys
+import asyncio, json, re, shutil, signal, subprocess, sys, tempfile
 
 import websockets
 
@@ -58,7 +58,8 @@ async def scenario(port):
 
 
 def main():
-    daemon = subprocess.Popen([sys.argv[1], "--port", "0"], stdout=subprocess.PIPE, text=True)
+    data = tempfile.mkdtemp(prefix="canopy-smoke-")
+    daemon = subprocess.Popen([sys.argv[1], "--port", "0", "--data", data], stdout=subprocess.PIPE, text=True)
     port = None
     for _ in range(5):
         line = daemon.stdout.readline()
@@ -79,6 +80,7 @@ def main():
         daemon.kill()
         code = None
     check("SIGTERM exits 0", code == 0, code)
+    shutil.rmtree(data, ignore_errors=True)
     print(f"daemon smoke: {passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

@@ -52,7 +52,7 @@ public final class BlockingClient: @unchecked Sendable {  // state shared with t
     public func receive(timeout: Double? = nil) throws(ClientError) -> JSON? {
         guard let bytes = try receiveBytes(timeout: timeout) else { return nil }
         do {
-            return try JSONParser.parse(bytes: bytes)
+            return try JSONParser.parse(bytes: bytes, maxDepth: 4096)  // as deep as any daemon configuration allows
         } catch {
             throw ClientError("the server sent a message that is not JSON: \(error)")
         }

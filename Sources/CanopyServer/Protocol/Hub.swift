@@ -9,8 +9,10 @@ public struct HubConfiguration: Sendable {
     /// Empty: no `hello` needed and every session is admin (the loopback default).
     public var tokens: [TokenGrant] = []
     public var limits: Limits = .default
-    /// Maximum JSON nesting of a message.
-    public var maxJSONDepth = 300
+    /// Maximum JSON nesting of a message. A node nests two levels below its parent (object, `children` array), and
+    /// three through an attached subtree (`modifiers` array, modifier, node): 800 lets a tree at the default depth
+    /// limit (256) travel in one message.
+    public var maxJSONDepth = 800
     /// Diffs kept in memory per tree for `subscribe` with `since` and `history`.
     public var diffLogLength = 1000
     /// Edit batches a session may send per second (burst of the same size); 0 = unlimited.

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""End-to-end test of the canopy CLI against a real canopyd process (with a token, as on an exposed daemon): ls,
+create, import, watch, edit, probe, history, delete, load, and the errors users hit.
+Usage: cli_smoke.py PATH/TO/canopyd PATH/TO/canopy"""
+import json, os, re, signal, subprocess, sys, tempfile, time
+
+passed = 0
+failed = 0
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def start_daemon(canopyd, data):
+    daemon = subprocess.Popen(
+        [canopyd, "--port", "0", "--token", "s3cret:admin", "--token", "look:viewer", "--data", data],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    for _ in range(10):
+        line = daemon.stdout.readline()
+        m = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
+        if m:
+            return daemon, int(m.group(1))
+    return daemon, None
+
+
+def scenario(cli, port, work):
+    env = dict(os.environ, CANOPY_URL=f"ws://127.0.0.1:{port}/ws", CANOPY_TOKEN="s3cret")
+
+    def run(*args, stdin=None, token=True):
+        e = env if token else {k: v for k, v in env.items() if k != "CANOPY_TOKEN"}
+        r = subprocess.run([cli, *args], input=stdin, capture_output=True, text=True, env=e, cwd=ROOT, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    code, out, _ = run("ls")
+    check("ls lists the examples with titles", code == 0 and "signup-form" in out and "Signup form" in out
+          and out.splitlines()[0].split() == ["TREE", "VERSION", "NODES", "SUBSCRIBERS", "TITLE"], out)
+
+    code, _, err = run("ls", token=False)
+    check("no token: unauthorized", code != 0 and "unauthorized" in err, err)
+    code, _, err = run("create", "nope", "--token", "look")
+    check("viewer may not create", code != 0 and "forbidden" in err, err)
+
+    code, out, err = run("create", "demo", "--key", "Total:sum", "--key", "Title:last:\"untitled\"", "--title", "Demo")
+    check("create", code == 0 and out.strip() == "created demo (version 0)", (out, err))
+    code, _, err = run("create", "demo")
+    check("create twice: tree_exists", code != 0 and "tree_exists" in err, err)
+    code, _, err = run("create", "x", "--key", "K:frobnicate")
+    check("bad key spec", code != 0 and "NAME:REDUCER" in err and "sum" in err, err)
+
+    watch = subprocess.Popen([cli, "watch", "demo", "--count", "2"], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    first = watch.stdout.readline()
+    check("watch starts with the snapshot", first.startswith("demo at version 0: 1 nodes; keys: Total (sum), Title (last)"), first)
+
+    ops = os.path.join(work, "ops.json")
+    with open(ops, "w") as f:
+        json.dump([
+            {"op": "insert", "parent": "root",
+             "node": {"id": "a", "type": "Text", "modifiers": [{"kind": "preference", "key": "Total", "value": 3}]}},
+            {"op": "setModifiers", "node": "root", "modifiers": [{"kind": "onPreferenceChange", "key": "Total"}]},
+        ], f)
+    code, out, err = run("edit", "demo", ops)
+    check("edit from a file", code == 0 and "demo version 1: applied 2 ops" in out and "root#0 Total = 3" in out, (out, err))
+    code, out, err = run("edit", "demo", "-", stdin='{"ops":[{"op":"setPreference","node":"a","key":"Total","value":5}]}')
+    check("edit from stdin", code == 0 and "version 2" in out and "root#0 Total = 5" in out, (out, err))
+    code, out, err = run("edit", "demo", "-", stdin='[{"op":"remove","node":"zz"}]')
+    check("rejected edit: exit 1 with the code", code == 1 and "no_such_node" in err and "op 0" in err, (code, err))
+    code, _, err = run("edit", "demo", "-", stdin='[{"op":')
+    check("edit with bad JSON names the input", code != 0 and err.count("-:") == 1, err)
+
+    try:
+        rest, _ = watch.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        watch.kill()
+        rest = watch.stdout.read()
+    check("watch exits after --count diffs", watch.returncode == 0, watch.returncode)
+    check("watch shows diffs, ops and reader changes",
+          "insert a (Text) into root at 0" in rest and "setPreference a Total = 5" in rest
+          and "root#0 Total = 5  (was 3)" in rest and re.search(r"^v2 by s\d+ seq \d+$", rest, re.M), rest)
+
+    code, out, _ = run("probe", "demo", "root", "Total")
+    check("probe", code == 0 and out.strip() == "root Total = 5  (version 2)", out)
+    code, out, _ = run("probe", "demo", "root", "Total", "--json")
+    reply = json.loads(out)
+    check("probe --json", reply["type"] == "value" and reply["value"] == 5 and reply["present"], out)
+    code, out, _ = run("probe", "demo", "root", "Title")
+    check("probe of a key nobody writes", code == 0 and out.strip() == "root Title: not present  (version 2)", out)
+    code, _, err = run("probe", "demo", "ghost", "Total")
+    check("probe of a missing node", code != 0 and "no_such_node" in err, err)
+
+    code, out, _ = run("history", "demo", "--json")
+    diffs = json.loads(out)["diffs"]
+    check("history", code == 0 and [d["version"] for d in diffs] == [1, 2], out)
+
+    code, _, err = run("import", "config/examples", "--tree", "x")
+    check("import --tree needs one file", code != 0 and "exactly one file" in err, err)
+    code, out, err = run("import", "config/examples/laziness.json", "--tree", "laziness-copy")
+    check("import a file under a new id", code == 0 and "imported laziness-copy" in out, (out, err))
+    code, out, err = run("import", "config/examples")
+    check("import existing trees fails per tree", code == 1 and err.count("tree_exists") == 6, (out, err))
+    code, out, err = run("import", "config/examples", "--skip-existing")
+    check("import --skip-existing", code == 0 and out.count("skipped") == 6, (out, err))
+    code, _, err = run("import", os.path.join(work, "missing.json"))
+    check("import of a missing file", code != 0 and "no such file" in err, err)
+
+    code, out, err = run("load", "--subscribers", "3", "--duration", "1", "--warmup", "0.2", "--json")
+    try:
+        report = json.loads(out)
+        edits = report["round_trip"]["count"]
+        check("load measures edits and deliveries", edits > 0 and report["delivery"]["count"] == 3 * edits
+              and report["rejected"] == 0, report)
+    except (ValueError, KeyError) as e:
+        check("load prints JSON", False, (out, err, e))
+    code, out, _ = run("ls")
+    check("load deletes its scratch tree", "load-" not in out, out)
+    code, _, err = run("load", "--writers", "0")
+    check("load rejects bad arguments", code != 0 and "--writers" in err, err)
+
+    code, out, _ = run("delete", "demo")
+    check("delete", code == 0 and out.strip() == "deleted demo", out)
+    code, out, _ = run("ls")
+    check("deleted tree is gone", code == 0 and "demo" not in out and "laziness-copy" in out, out)
+
+    code, _, err = run("ls", "--url", "wss://127.0.0.1/ws")
+    check("TLS URL refused clearly", code != 0 and "TLS is not supported" in err, err)
+    code, _, err = run("ls", "--url", "ws://127.0.0.1:1/ws", "--timeout", "3")
+    check("nothing listening: clear error", code != 0 and "127.0.0.1:1" in err, err)
+
+
+def main():
+    canopyd, cli = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as work:
+        daemon, port = start_daemon(canopyd, os.path.join(work, "data"))
+        check("daemon announced its port", port is not None)
+        if port:
+            try:
+                scenario(cli, port, work)
+            except Exception as e:  # a hang or a crash is a failure of the test, reported like the others
+                check("scenario ran", False, repr(e))
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            code = daemon.wait(10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            code = None
+        check("SIGTERM exits 0", code == 0, code)
+    print(f"cli smoke: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
