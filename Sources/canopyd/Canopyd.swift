@@ -125,7 +125,10 @@ struct Canopyd: ParsableCommand {
         let dataDirectory = try Canopyd.prepareDataDirectory(configuration.dataDirectory)
         logger.info("data directory \(dataDirectory) (nothing is stored in it yet)")
 
-        let hub = Hub(configuration: configuration.hub)
+        var hubConfiguration = configuration.hub
+        hubConfiguration.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
+        let hub = Hub(configuration: hubConfiguration)
+        hub.logger = logger
         let examples = configuration.examplesDirectory
         var loaded: [String] = []
         if !examples.isEmpty {
@@ -144,6 +147,7 @@ struct Canopyd: ParsableCommand {
             service.webRoot = nil
         }
         let loop = try ServiceLoop(configuration: service, handler: hub)
+        loop.logger = logger
         let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
         let tokens = configuration.hub.tokens.count
         let access =

@@ -67,6 +67,52 @@ final class NowBox: Sendable {
         return h
     }
 
+    @Test func withTokensEvenAMalformedMessageBeforeHelloIsUnauthorizedAndCloses() {
+        let h = HubHarness { $0.tokens = [TokenGrant(token: "t", role: .admin, trees: [])] }
+        h.open(1)
+        let r = h.sendRaw(1, "{bad")
+        #expect(r.map(\.type) == ["error", "close"])
+        #expect(r.first?.message?["code"] == "unauthorized")
+        #expect(r.last?.close == 1008)
+    }
+
+    @Test(arguments: [
+        ["type": "subscribe", "tree": "demo", "since": 2.5] as JSON, ["type": "subscribe", "tree": "demo", "since": "1"],
+        ["type": "subscribe", "tree": "demo", "since": 1e300], ["type": "subscribe", "tree": "demo", "trace": "yes"],
+        ["type": "history", "tree": "demo", "from": -1e300], ["type": "history", "tree": "demo", "to": [1]],
+    ])
+    func numbersAndFlagsOfTheWrongKindAreBadMessages(message: JSON) {
+        let h = treeHarness()
+        let r = h.send(1, message)
+        #expect(r.map(\.type) == ["error"])
+        #expect(r.first?.message?["code"] == "bad_message")
+        #expect(r.first?.message?["message"]?.string?.contains("must be") == true)
+    }
+
+    @Test func aRateBelowOneEditPerSecondStillAdmitsEdits() {
+        let h = treeHarness { $0.editsPerSecond = 0.5 }
+        let edit: JSON = ["type": "edit", "tree": "demo", "seq": 1, "ops": [["op": "setProps", "node": "a", "props": ["x": 1]]]]
+        #expect(h.send(1, edit).map(\.type) == ["diff"])
+        #expect(h.send(1, edit).first?.message?["code"] == "rate_limited")
+        h.advance(2)  // 0.5/s: one more after two seconds
+        #expect(h.send(1, edit).map(\.type) == ["diff"])
+    }
+
+    @Test func catchUpBeyondItsByteBudgetIsASnapshot() {
+        let h = treeHarness { $0.catchUpMaxBytes = 600 }
+        for seq in 1...6 {
+            let edit: JSON = [
+                "type": "edit", "tree": "demo", "seq": .int(Int64(seq)),
+                "ops": [["op": "setProps", "node": "a", "props": ["pad": .string(String(repeating: "x", count: 100))]]],
+            ]
+            #expect(h.send(1, edit).map(\.type) == ["diff"])
+        }
+        h.open(2)
+        // Two diffs (about 250 bytes each) fit in 600 bytes; six do not.
+        #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 4]).map(\.type) == ["diff", "diff", "clients"])
+        #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 0]).map(\.type) == ["snapshot", "clients"])
+    }
+
     @Test func titleAndDescriptionAreKeptAndShownByListTreesAndSnapshots() {
         let h = HubHarness()
         h.open(1)
@@ -210,7 +256,8 @@ final class NowBox: Sendable {
         let h = treeHarness()
         let r = h.sendRaw(1, text)
         #expect(r.count == 1)
-        #expect(r.first?.message?["type"] == "error")
+        // An edit naming its tree is answered with `rejected`, anything else with `error`.
+        #expect(r.first?.message?["type"] == (text.contains("\"edit\"") ? "rejected" : "error"))
         #expect(r.first?.message?["code"] == .string(code))
         let trees = h.send(1, ["type": "listTrees"]).first?.message?["trees"]
         #expect(trees == [["tree": "demo", "version": 0, "nodes": 2, "subscribers": 0]])

@@ -1,4 +1,5 @@
 import CanopyCore
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -18,6 +19,10 @@ public struct HubConfiguration: Sendable {
     /// Edit batches a session may send per second (burst of the same size); 0 = unlimited.
     public var editsPerSecond = 0.0
     public var serverName = "canopyd/0.1"
+    /// Largest total size of the missed diffs `subscribe` with `since` replays; beyond it a snapshot is sent
+    /// instead. Must stay under the transport's per-session queue limit, or the catch-up would itself overflow the
+    /// queue (canopyd sets half of it).
+    public var catchUpMaxBytes = 8 << 20
 
     public init() {}
 }
@@ -35,6 +40,8 @@ public final class Hub: ConnectionHandler {
         var traced: Set<String> = []
         var bucket: Double
         var lastRefill: Double = 0
+        /// Limit codes already logged for this session (each is logged once).
+        var loggedLimits: Set<ErrorCode> = []
     }
 
     /// A diff as kept in the log: its JSON (without trace), for `history` and catch-up.
@@ -58,6 +65,9 @@ public final class Hub: ConnectionHandler {
     }
 
     public let configuration: HubConfiguration
+    /// Tree creation and deletion (info), sessions (debug), limits hit (notice, once per session and code). Silent
+    /// until the daemon hands in its logger.
+    public var logger = Logger(label: "canopyd.hub", factory: { _ in SwiftLogNoOpLogHandler() })
     private var sessions: [SessionID: Session] = [:]
     private var trees: [String: TreeEntry] = [:]
     /// Monotonic seconds, for the edit rate limit; injectable for tests.
@@ -81,11 +91,13 @@ public final class Hub: ConnectionHandler {
         sessions[session] = Session(
             role: open ? .admin : .viewer, grant: nil, authenticated: open,
             bucket: max(configuration.editsPerSecond, 1))
+        logger.debug("\(Hub.name(session)) connected from \(peer)")
         return []
     }
 
     public func closed(_ session: SessionID) -> [TransportAction] {
         guard let s = sessions.removeValue(forKey: session) else { return [] }
+        logger.debug("\(Hub.name(session)) disconnected")
         var out: [TransportAction] = []
         for id in s.subscriptions {
             guard let entry = trees[id] else { continue }
@@ -96,23 +108,48 @@ public final class Hub: ConnectionHandler {
     }
 
     public func received(_ session: SessionID, message: [UInt8]) -> [TransportAction] {
-        guard sessions[session] != nil else { return [] }
+        guard let state = sessions[session] else { return [] }
         let parsed = message.withUnsafeBytes { bytes in
             Result { () throws(CanopyError) -> JSON in try JSONBridge.parse(bytes, maxDepth: configuration.maxJSONDepth) }
         }
         let json: JSON
         switch parsed {
         case .success(let j): json = j
-        case .failure(let e): return [reply(session, error: e, rid: nil)]
+        case .failure(let e):
+            if !state.authenticated { return unauthorized(session, rid: nil) }
+            logLimit(session, e)
+            return [reply(session, error: e, rid: nil)]
         }
         let rid = json["rid"].flatMap { $0.string != nil || $0.isNumber ? $0 : nil }
         do {
             return try handle(session, json, rid: rid)
         } catch {
-            var out = [reply(session, error: error, rid: rid)]
-            if error.code == .unauthorized { out.append(.close(session, code: 1008, reason: "unauthorized")) }
-            return out
+            if error.code == .unauthorized || sessions[session]?.authenticated == false {
+                return unauthorized(session, rid: rid, error.code == .unauthorized ? error.message : nil)
+            }
+            logLimit(session, error)
+            // An edit naming its tree is answered with `rejected` (its seq identifies the batch), whatever failed.
+            if json["type"]?.string == "edit", let tree = json["tree"]?.string {
+                return [send(session, rejected(tree, json["seq"] ?? .null, error), rid: rid)]
+            }
+            return [reply(session, error: error, rid: rid)]
         }
+    }
+
+    /// `unauthorized` and a 1008 close: before a successful hello (with tokens), nothing else is answered.
+    private func unauthorized(_ s: SessionID, rid: JSON?, _ message: String? = nil) -> [TransportAction] {
+        let e = CanopyError(.unauthorized, message ?? "send hello with a valid token first")
+        return [reply(s, error: e, rid: rid), .close(s, code: 1008, reason: "unauthorized")]
+    }
+
+    /// Logs the first time `session` hits each size or rate limit.
+    private func logLimit(_ s: SessionID, _ e: CanopyError) {
+        let limits: Set<ErrorCode> = [.tooLarge, .tooDeep, .tooMany, .rateLimited]
+        let isDepth = e.code == .badJSON && e.message.contains("deep")
+        guard limits.contains(e.code) || isDepth, sessions[s]?.loggedLimits.insert(e.code).inserted == true else {
+            return
+        }
+        logger.notice("\(Hub.name(s)) (\(sessions[s]?.client ?? "")) hit a limit: \(e.code.rawValue): \(e.message)")
     }
 
     // MARK: Dispatch
@@ -178,6 +215,7 @@ public final class Hub: ConnectionHandler {
     private func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         try authorize(s, try treeID(o), .admin, "create trees")
         let id = try createTree(body: o)
+        logger.info("\(Hub.name(s)) created tree \(id) (\(trees[id]?.tree.nodeCount ?? 0) nodes)")
         return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
     }
 
@@ -212,6 +250,7 @@ public final class Hub: ConnectionHandler {
         let id = try treeID(o)
         try authorize(s, id, .admin, "delete trees")
         guard let entry = trees.removeValue(forKey: id) else { throw noSuchTree(id) }
+        logger.info("\(Hub.name(s)) deleted tree \(id)")
         let deleted: JSON = ["type": "deleted", "tree": .string(id)]
         var out = [send(s, deleted, rid: rid)]
         let shared = Hub.encode(deleted)
@@ -225,12 +264,16 @@ public final class Hub: ConnectionHandler {
 
     private func subscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
+        let since = try integer(o, "since")
+        guard o["trace"] == nil || o["trace"]?.bool != nil else {
+            throw CanopyError(.badMessage, "\"trace\" must be true or false")
+        }
         let trace = o["trace"]?.bool ?? false
         sessions[s]!.subscriptions.insert(id)
         if trace { sessions[s]!.traced.insert(id) } else { sessions[s]!.traced.remove(id) }
         if !entry.subscribers.contains(s) { entry.subscribers.append(s) }
         var out: [TransportAction] = []
-        if let since = o["since"]?.number.map({ Int($0) }), let missed = missedDiffs(entry, since: since) {
+        if let since, let missed = missedDiffs(entry, since: since) {
             out += missed.map { .send(s, $0.message) }
         } else {
             out.append(send(s, snapshot(id, entry, trace: trace), rid: rid))
@@ -239,12 +282,18 @@ public final class Hub: ConnectionHandler {
         return out
     }
 
-    /// The logged diffs after `since`, if the log still has all of them.
+    /// The logged diffs after `since`, if the log still has all of them and they fit `catchUpMaxBytes`.
     private func missedDiffs(_ entry: TreeEntry, since: Int) -> [LoggedDiff]? {
         let now = entry.tree.version
         if since >= now { return since == now ? [] : nil }
-        guard let first = entry.log.first, first.version <= since + 1 else { return nil }
-        return entry.log.filter { $0.version > since }
+        guard since >= 0, let first = entry.log.first, first.version <= since + 1 else { return nil }
+        let missed = entry.log[(since + 1 - first.version)...]
+        var bytes = 0
+        for diff in missed {
+            bytes += diff.message.bytes.count
+            if bytes > configuration.catchUpMaxBytes { return nil }
+        }
+        return Array(missed)
     }
 
     private func unsubscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
@@ -308,8 +357,8 @@ public final class Hub: ConnectionHandler {
 
     private func history(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
-        let from = o["from"]?.number.map { Int($0) } ?? 1
-        let to = o["to"]?.number.map { Int($0) } ?? entry.tree.version
+        let from = try integer(o, "from") ?? 1
+        let to = try integer(o, "to") ?? entry.tree.version
         let diffs = entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
         return [send(s, ["type": "history", "tree": .string(id), "diffs": .array(diffs)], rid: rid)]
     }
@@ -353,12 +402,24 @@ public final class Hub: ConnectionHandler {
         guard rate > 0 else { return true }
         let now = clock()
         var session = sessions[s]!
-        session.bucket = min(rate, session.bucket + (now - session.lastRefill) * rate)
+        session.bucket = min(max(rate, 1), session.bucket + (now - session.lastRefill) * rate)
         session.lastRefill = now
         let ok = session.bucket >= 1
         if ok { session.bucket -= 1 }
         sessions[s] = session
         return ok
+    }
+
+    /// An optional integer field (a JSON number with no fraction, within Int's range).
+    private func integer(_ o: JSONObject, _ field: String) throws(CanopyError) -> Int? {
+        guard let value = o[field] else { return nil }
+        switch value {
+        case .int(let i): return Int(i)
+        case .double(let d):
+            if let i = Int(exactly: d) { return i }
+        default: break
+        }
+        throw CanopyError(.badMessage, "\"\(field)\" must be an integer, got \(value.encoded())")
     }
 
     private func treeID(_ o: JSONObject) throws(CanopyError) -> String {

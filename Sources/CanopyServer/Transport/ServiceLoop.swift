@@ -1,4 +1,5 @@
 import CLibWebSockets
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -34,6 +35,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     public let configuration: ServiceConfiguration
     /// The port actually listened on (the configured one, or the one the system picked for port 0).
     public private(set) var port = 0
+    /// Sessions closed for a limit (1009, 1008) are logged at notice. Silent until set (before `run()`).
+    public var logger = Logger(label: "canopyd.transport", factory: { _ in SwiftLogNoOpLogHandler() })
 
     private let handler: any ConnectionHandler
     let files: StaticFiles?
@@ -206,6 +209,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         guard let session = session(for: user) else { return -1 }
         if session.pendingClose != nil { return 0 }  // closing: what the client still sends is ignored
         guard session.incoming.count + data.count <= configuration.maxMessageBytes else {
+            logger.notice("s\(session.id): message over \(configuration.maxMessageBytes) bytes: closing with 1009")
             session.incoming = []
             session.pendingClose = .init(code: 1009, reason: "message too big")
             session.closeFrameRequested = true
@@ -268,6 +272,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                 if session.hasQueuedMessages
                     && session.queuedBytes + message.bytes.count > configuration.maxQueueBytes
                 {
+                    logger.notice(
+                        "s\(session.id): outgoing queue over \(configuration.maxQueueBytes) bytes (a slow reader): closing with 1008"
+                    )
                     requestClose(session, code: 1008, reason: "outgoing queue overflow", dropQueued: true)
                     continue
                 }
