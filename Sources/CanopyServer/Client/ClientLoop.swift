@@ -43,12 +43,6 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         case idle, running, draining, finished
     }
 
-    private struct Mailbox {
-        var jobs: [@Sendable () -> [TransportAction]] = []
-        var stopRequested = false
-        var context: OpaquePointer?
-    }
-
     /// A connection from `connect` until its `closed` or `failed` event.
     private final class Connection {
         let url: WebSocketURL
@@ -63,7 +57,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     public let maxMessageBytes: Int
     public let drainTimeoutSeconds: Int
     private let handler: any ClientHandler
-    private let mailbox = Locked(Mailbox())
+    private let mailbox = LoopMailbox()
     private let memory: ClientSetup
     private var context: OpaquePointer?
     private var phase = Phase.idle
@@ -90,11 +84,11 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
             throw ClientError("libwebsockets could not create a client context (out of file descriptors?)")
         }
         self.context = context
-        mailbox.withLock { $0.context = context }
+        mailbox.attach(context)
     }
 
     deinit {
-        mailbox.withLock { $0.context = nil }
+        mailbox.detach()
         if let context { lws_context_destroy(context) }
     }
 
@@ -148,10 +142,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
             if phase == .draining && (connections.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
         }
         phase = .finished
-        mailbox.withLock { box in
-            box.context = nil
-            box.jobs.removeAll()
-        }
+        mailbox.detach()
         lws_sul_cancel(memory.drainTimer)
         lws_context_destroy(context)
         self.context = nil
@@ -161,19 +152,12 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     /// Asks `run()` to close every connection with 1000 and return. Callable from any thread (not from a signal
     /// handler).
     public func stop() {
-        mailbox.withLock { box in
-            box.stopRequested = true
-            if let context = box.context { lws_cancel_service(context) }
-        }
+        mailbox.requestStop()
     }
 
     /// Runs `job` on the loop's thread and applies the actions it returns. Dropped once the loop finished.
     public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
-        mailbox.withLock { box in
-            guard let context = box.context else { return }
-            box.jobs.append(job)
-            lws_cancel_service(context)
-        }
+        mailbox.post(job)
     }
 
     /// Connections not yet closed or failed (opening ones included). Loop thread only.
@@ -196,10 +180,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
 
     func drainMailbox() {
         guard phase == .running || phase == .draining else { return }
-        let (jobs, stopRequested) = mailbox.withLock { box in
-            defer { box.jobs.removeAll() }
-            return (box.jobs, box.stopRequested)
-        }
+        let (jobs, stopRequested) = mailbox.take()
         for job in jobs { apply(job()) }
         if stopRequested && phase == .running { beginDrain() }
     }
@@ -231,37 +212,17 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
 
     func received(_ wsi: OpaquePointer, _ data: UnsafeRawBufferPointer, final: Bool) -> Int32 {
         guard let session = connections[connectionID(wsi)]?.session else { return -1 }
-        if session.closeFrameRequested { return 0 }
-        guard session.incoming.count + data.count <= maxMessageBytes else {
-            session.incoming = []
-            session.pendingClose = .init(code: 1009, reason: "message too big")
-            session.closeFrameRequested = true
-            setCloseReason(wsi, code: 1009, reason: "message too big")
-            return -1
+        switch session.receive(data, final: final, limit: maxMessageBytes) {
+        case .partial: return 0
+        case .tooBig: return -1
+        case .message(let message):
+            apply(handler.handle(session.id, .message(message)))
+            return 0
         }
-        session.incoming.append(contentsOf: data)
-        guard final else { return 0 }
-        let message = session.incoming
-        session.incoming = []
-        apply(handler.handle(session.id, .message(message)))
-        return 0
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard let session = connections[connectionID(wsi)]?.session, !session.closeFrameRequested else { return 0 }
-        guard let message = session.dequeue() else {
-            if let close = session.pendingClose {
-                session.closeFrameRequested = true
-                setCloseReason(wsi, code: close.code, reason: close.reason)
-                return -1
-            }
-            return 0
-        }
-        let payload = session.prepareWrite(message)
-        let written = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
-        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
-        if session.hasQueuedMessages || session.pendingClose != nil { lws_callback_on_writable(wsi) }
-        return 0
+        connections[connectionID(wsi)]?.session?.writeNext() ?? 0
     }
 
     /// The server's close frame (before lws answers it and reports the connection closed).
@@ -319,25 +280,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     }
 
     private func requestClose(_ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool) {
-        guard session.pendingClose == nil else { return }
-        session.pendingClose = .init(code: code, reason: reason)
-        if dropQueued { session.dropQueue() }
-        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Int32(max(1, drainTimeoutSeconds)))
-        lws_callback_on_writable(session.wsi)
-    }
-
-    private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
-        var bytes = Array(reason.utf8.prefix(123))
-        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
-        }
-    }
-
-    private func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        session.requestClose(code: code, reason: reason, dropQueued: dropQueued, timeoutSeconds: drainTimeoutSeconds)
     }
 }
 

@@ -24,14 +24,6 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         case idle, running, draining, finished
     }
 
-    /// What other threads hand to the service thread.
-    private struct Mailbox {
-        var jobs: [@Sendable () -> [TransportAction]] = []
-        var stopRequested = false
-        /// The context while it can be woken; nil once it is destroyed.
-        var context: OpaquePointer?
-    }
-
     public let configuration: ServiceConfiguration
     /// The port actually listened on (the configured one, or the one the system picked for port 0).
     public private(set) var port = 0
@@ -41,7 +33,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     private let handler: any ConnectionHandler
     let files: StaticFiles?
     let originPolicy: OriginPolicy
-    private let mailbox = Locked(Mailbox())
+    private let mailbox = LoopMailbox()
     private let memory: LibWebSocketsSetup
     private var context: OpaquePointer?
     private var phase = Phase.idle
@@ -91,12 +83,12 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             )
         }
         port = Int(lws_get_vhost_listen_port(vhost))
-        mailbox.withLock { $0.context = context }
+        mailbox.attach(context)
     }
 
     deinit {
         // Only reached with a live context if `run()` never ran: no connection was ever accepted.
-        mailbox.withLock { $0.context = nil }
+        mailbox.detach()
         if let context { lws_context_destroy(context) }
     }
 
@@ -118,20 +110,13 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// `drainTimeoutSeconds`) and return from `run()`. Callable from any thread, any number of times, but not from
     /// inside a signal handler (it takes a mutex): use a signal-handling thread or a dispatch source.
     public func stop() {
-        mailbox.withLock { box in
-            box.stopRequested = true
-            if let context = box.context { lws_cancel_service(context) }
-        }
+        mailbox.requestStop()
     }
 
     /// Runs `job` on the service thread and applies the actions it returns. Jobs posted after the loop finished are
     /// dropped.
     public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
-        mailbox.withLock { box in
-            guard let context = box.context else { return }
-            box.jobs.append(job)
-            lws_cancel_service(context)
-        }
+        mailbox.post(job)
     }
 
     // MARK: - Service thread
@@ -147,10 +132,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     func drainMailbox() {
         assertOnServiceThread()
         guard phase == .running || phase == .draining else { return }
-        let (jobs, stopRequested) = mailbox.withLock { box in
-            defer { box.jobs.removeAll() }
-            return (box.jobs, box.stopRequested)
-        }
+        let (jobs, stopRequested) = mailbox.take()
         for job in jobs { apply(job()) }
         if stopRequested && phase == .running { beginDrain() }
     }
@@ -173,10 +155,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         // Sessions still open are dropped by lws_context_destroy (no close frame); they get `closed` through the
         // CLOSED callback, and any left over (belt and braces) right after.
         phase = .finished
-        mailbox.withLock { box in
-            box.context = nil
-            box.jobs.removeAll()
-        }
+        mailbox.detach()
         lws_sul_cancel(memory.drainTimer)
         lws_context_destroy(context)
         self.context = nil
@@ -207,42 +186,22 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     func sessionReceived(user: UnsafeMutableRawPointer?, _ data: UnsafeRawBufferPointer, final: Bool) -> Int32 {
         assertOnServiceThread()
         guard let session = session(for: user) else { return -1 }
-        if session.pendingClose != nil { return 0 }  // closing: what the client still sends is ignored
-        guard session.incoming.count + data.count <= configuration.maxMessageBytes else {
+        switch session.receive(data, final: final, limit: configuration.maxMessageBytes) {
+        case .partial:
+            return 0
+        case .tooBig:
             logger.notice("s\(session.id): message over \(configuration.maxMessageBytes) bytes: closing with 1009")
-            session.incoming = []
-            session.pendingClose = .init(code: 1009, reason: "message too big")
-            session.closeFrameRequested = true
-            setCloseReason(session.wsi, code: 1009, reason: "message too big")
             return -1  // lws sends the close frame now; CLOSED follows
+        case .message(let message):
+            apply(handler.received(session.id, message: message))
+            return 0
         }
-        session.incoming.append(contentsOf: data)
-        guard final else { return 0 }
-        let message = session.incoming
-        session.incoming = []
-        apply(handler.received(session.id, message: message))
-        return 0
     }
 
     /// SERVER_WRITEABLE: writes exactly one queued message, or sends the pending close once the queue is empty.
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
-        guard let session = session(for: user), !session.closeFrameRequested else { return 0 }
-        guard let message = session.dequeue() else {
-            if let close = session.pendingClose {
-                // lws now sends the close frame and waits for the client's; it may still call back writeable
-                // meanwhile (a writeable request made earlier), which must not close again.
-                session.closeFrameRequested = true
-                setCloseReason(session.wsi, code: close.code, reason: close.reason)
-                return -1
-            }
-            return 0
-        }
-        let payload = session.prepareWrite(message)
-        let written = lws_write(session.wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
-        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
-        if session.hasQueuedMessages || session.pendingClose != nil { lws_callback_on_writable(session.wsi) }
-        return 0
+        return session(for: user)?.writeNext() ?? 0
     }
 
     /// CLOSED: the connection is gone, whoever closed it.
@@ -287,40 +246,16 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         }
     }
 
-    /// Marks `session` to close at its next writeable callback (after what is queued, unless `dropQueued`), and
-    /// drops it without a close frame if that has not happened within `closeTimeoutSeconds` (a client that stopped
-    /// reading never becomes writeable). The first close asked for wins.
+    /// Closes `session` after its queue (or at once, dropping it); see `TransportSession.requestClose`. While
+    /// draining the drain timeout applies instead of the close timeout.
     private func requestClose(_ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool) {
-        guard session.pendingClose == nil else { return }
-        session.pendingClose = .init(code: code, reason: reason)
-        if dropQueued { session.dropQueue() }
-        let timeout = phase == .draining ? max(1, configuration.drainTimeoutSeconds) : configuration.closeTimeoutSeconds
-        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: timeout))
-        lws_callback_on_writable(session.wsi)
-    }
-
-    /// `lws_close_reason` with the reason cut to the 123 bytes a close frame allows, on a character boundary.
-    private func setCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
-        var bytes: [UInt8] = []
-        for scalar in reason.unicodeScalars {
-            let encoded = Array(String(scalar).utf8)
-            if bytes.count + encoded.count > 123 { break }
-            bytes += encoded
-        }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
-        }
+        let timeout = phase == .draining ? configuration.drainTimeoutSeconds : configuration.closeTimeoutSeconds
+        session.requestClose(code: code, reason: reason, dropQueued: dropQueued, timeoutSeconds: timeout)
     }
 
     // MARK: Helpers
 
     private static func quietLibraryLogging() {
         lws_set_log_level(Int32(LLL_ERR) | Int32(LLL_WARN), nil)
-    }
-
-    private func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -1,7 +1,8 @@
 import CLibWebSockets
 
-/// One WebSocket connection as the service loop tracks it: reassembly of incoming fragments, the bounded
-/// outgoing queue, a pending close, and the buffer of the last write. Lives on the service thread only.
+/// One WebSocket connection as an lws loop tracks it (a server session of `ServiceLoop`, or an open connection of
+/// `ClientLoop`): reassembly of incoming fragments, the outgoing queue, a pending close, and the buffer of the last
+/// write. Lives on the loop's thread only.
 final class TransportSession {
     /// A close the session is waiting to send: after the queue is flushed (handler `.close`) or at once (the queue
     /// was dropped: overflow, shutdown).
@@ -33,6 +34,77 @@ final class TransportSession {
     deinit { writeBuffer?.deallocate() }
 
     var hasQueuedMessages: Bool { queueHead < queue.count }
+
+    /// What a RECEIVE callback's piece of a message amounts to.
+    enum Received {
+        /// More fragments follow (or the session is closing and ignores what it gets).
+        case partial
+        /// A whole message.
+        case message([UInt8])
+        /// The message went over the limit: the 1009 close is set; the callback must return -1.
+        case tooBig
+    }
+
+    /// Appends one fragment (or part of one) and returns the message once it is whole, within `limit` bytes.
+    func receive(_ data: UnsafeRawBufferPointer, final: Bool, limit: Int) -> Received {
+        if pendingClose != nil || closeFrameRequested { return .partial }
+        guard incoming.count + data.count <= limit else {
+            incoming = []
+            pendingClose = .init(code: 1009, reason: "message too big")
+            closeFrameRequested = true
+            setCloseReason(code: 1009, reason: "message too big")
+            return .tooBig
+        }
+        incoming.append(contentsOf: data)
+        guard final else { return .partial }
+        defer { incoming = [] }
+        return .message(incoming)
+    }
+
+    /// The WRITEABLE callback: writes exactly one queued message, or sends the pending close once the queue is
+    /// empty. Returns what the callback returns.
+    func writeNext() -> Int32 {
+        guard !closeFrameRequested else { return 0 }
+        guard let message = dequeue() else {
+            if let close = pendingClose {
+                // lws now sends the close frame and waits for the peer's; it may still call back writeable
+                // meanwhile (a writeable request made earlier), which must not close again.
+                closeFrameRequested = true
+                setCloseReason(code: close.code, reason: close.reason)
+                return -1
+            }
+            return 0
+        }
+        let payload = prepareWrite(message)
+        let written = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
+        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
+        if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Marks the session to close at its next writeable callback (after what is queued, unless `dropQueued`), and
+    /// lets lws drop it without a close frame if that has not happened within `timeoutSeconds` (a peer that stopped
+    /// reading never becomes writeable). The first close asked for wins.
+    func requestClose(code: UInt16, reason: String, dropQueued: Bool, timeoutSeconds: Int) {
+        guard pendingClose == nil else { return }
+        pendingClose = .init(code: code, reason: reason)
+        if dropQueued { dropQueue() }
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: max(1, timeoutSeconds)))
+        lws_callback_on_writable(wsi)
+    }
+
+    /// `lws_close_reason` with the reason cut to the 123 bytes a close frame allows, on a character boundary.
+    private func setCloseReason(code: UInt16, reason: String) {
+        var bytes: [UInt8] = []
+        for scalar in reason.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            if bytes.count + encoded.count > 123 { break }
+            bytes += encoded
+        }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+    }
 
     func enqueue(_ message: OutgoingMessage) {
         queue.append(message)
