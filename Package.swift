@@ -24,10 +24,14 @@ let package = Package(
         // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
-        // The daemon's library: JSON bridge over json-c, the libwebsockets service loop and client, protocol, configuration.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The daemon's library: JSON bridge over json-c, the libwebsockets service loop and client, protocol, configuration,
+        // and the durable store on SQLite.
         .target(
             name: "CanopyServer",
-            dependencies: ["CanopyCore", "CJSONC", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CanopyCore", "CJSONC", "CLibWebSockets", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // The daemon: flags, example loading, signals. Thin: everything else is in CanopyServer.
         .executableTarget(

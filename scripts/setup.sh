@@ -9,7 +9,7 @@ if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
 fi
 
 # Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
-packages=(pkg-config libjson-c-dev libwebsockets-dev)
+packages=(pkg-config libjson-c-dev libwebsockets-dev libsqlite3-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
