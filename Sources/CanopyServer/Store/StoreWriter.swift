@@ -1,0 +1,281 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Counters kept by the writer thread, read by anyone.
+struct StoreStatistics: Sendable {
+    var commits = 0  // transactions committed
+    var writes = 0  // writes in them
+    var failedCommits = 0  // transactions rolled back (each of their writes failed)
+    var rejected = 0  // writes refused before the transaction (unknown tree, wrong version, …)
+    var largestGroup = 0  // most writes taken from the queue at once
+}
+
+/// The writer thread's side of the store: its own connection, prepared statements, and what it knows of every tree
+/// (latest version, newest snapshot) to check writes before they reach SQL. Only the writer thread touches it, except
+/// `queue` and `statistics`.
+final class StoreWriter: @unchecked Sendable {
+    /// A group holds at most this many writes…
+    static let maxGroupWrites = 8192
+    /// …and this many payload bytes (but always at least one write), so one transaction and the WAL stay bounded.
+    static let maxGroupBytes = 64 << 20
+
+    /// What the writer knows of one tree.
+    struct TreeState {
+        var latest: Int  // latest version stored (diff or snapshot)
+        var newestSnapshot: Int
+    }
+
+    let queue = WriteQueue()
+    let statistics = Locked(StoreStatistics())
+    private let connection: SQLiteConnection
+    private let keepSnapshots: Int
+    private var trees: [String: TreeState] = [:]
+
+    private let begin, commit: SQLiteStatement
+    private let insertTree, insertSnapshot, insertDiff: SQLiteStatement
+    private let oldestKeptSnapshot, dropOldSnapshots, dropOldDiffs: SQLiteStatement
+    private let deleteDiffs, deleteSnapshots, deleteTree: SQLiteStatement
+    private let freelistCount, pageCount, incrementalVacuum: SQLiteStatement
+
+    init(connection: SQLiteConnection, keepSnapshots: Int) throws(StoreError) {
+        self.connection = connection
+        self.keepSnapshots = max(1, keepSnapshots)
+        begin = try connection.prepare("BEGIN IMMEDIATE")
+        commit = try connection.prepare("COMMIT")
+        insertTree = try connection.prepare("INSERT INTO trees(id, about, created) VALUES(?1, ?2, ?3)")
+        insertSnapshot = try connection.prepare(
+            "INSERT OR REPLACE INTO snapshots(tree, version, snapshot, time) VALUES(?1, ?2, ?3, ?4)")
+        insertDiff = try connection.prepare(
+            "INSERT INTO diffs(tree, version, client, seq, diff, time) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
+        oldestKeptSnapshot = try connection.prepare(
+            "SELECT min(version) FROM (SELECT version FROM snapshots WHERE tree = ?1 ORDER BY version DESC LIMIT ?2)")
+        dropOldSnapshots = try connection.prepare("DELETE FROM snapshots WHERE tree = ?1 AND version < ?2")
+        dropOldDiffs = try connection.prepare("DELETE FROM diffs WHERE tree = ?1 AND version <= ?2")
+        deleteDiffs = try connection.prepare("DELETE FROM diffs WHERE tree = ?1")
+        deleteSnapshots = try connection.prepare("DELETE FROM snapshots WHERE tree = ?1")
+        deleteTree = try connection.prepare("DELETE FROM trees WHERE id = ?1")
+        freelistCount = try connection.prepare("PRAGMA freelist_count")
+        pageCount = try connection.prepare("PRAGMA page_count")
+        incrementalVacuum = try connection.prepare("PRAGMA incremental_vacuum")
+        try loadTreeStates()
+    }
+
+    private func loadTreeStates() throws(StoreError) {
+        let statement = try connection.prepare(
+            """
+            SELECT id, (SELECT max(version) FROM snapshots WHERE tree = id),
+                   (SELECT max(version) FROM diffs WHERE tree = id)
+            FROM trees
+            """)
+        try statement.run { (s) throws(StoreError) in
+            while try s.step("reading the trees") {
+                let id = s.text(0) ?? ""
+                let snapshot = s.isNull(1) ? -1 : s.int(1)
+                let diff = s.isNull(2) ? -1 : s.int(2)
+                trees[id] = TreeState(latest: max(snapshot, diff), newestSnapshot: snapshot)
+            }
+        }
+    }
+
+    // MARK: The thread
+
+    /// The writer thread's body: commits group after group until the queue is stopped and drained, then checkpoints
+    /// (truncating the WAL) and closes its connection.
+    func run() {
+        while let group = queue.take(maxCount: Self.maxGroupWrites, maxBytes: Self.maxGroupBytes) {
+            commitGroup(group)
+        }
+        _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing at close")
+        connection.close()
+    }
+
+    /// Checks every write against the trees' states (as the earlier writes of the group leave them), runs the valid
+    /// ones in one transaction, and calls every completion in queue order. A refused write fails alone; a failing
+    /// transaction fails every write that was in it and leaves the known states as they were.
+    private func commitGroup(_ group: [PendingWrite]) {
+        var outcomes = [StoreError?](repeating: nil, count: group.count)
+        var changed: [String: TreeState?] = [:]  // .some(nil): deleted in this group
+        var accepted: [Int] = []
+        for (index, pending) in group.enumerated() {
+            let id = pending.write.tree
+            let state: TreeState? = if let known = changed[id] { known } else { trees[id] }
+            switch check(pending.write, state) {
+            case .failure(let error): outcomes[index] = error
+            case .success(let next):
+                changed[id] = .some(next)
+                accepted.append(index)
+            }
+        }
+        var committed = false
+        if !accepted.isEmpty {
+            do throws(StoreError) {
+                try transaction(accepted.map { group[$0].write })
+                committed = true
+            } catch {
+                connection.rollbackIfNeeded()
+                for index in accepted { outcomes[index] = error }
+            }
+        }
+        if committed {
+            for (id, state) in changed { trees[id] = state }
+        }
+        statistics.withLock {
+            if committed {
+                $0.commits += 1
+                $0.writes += accepted.count
+            } else if !accepted.isEmpty {
+                $0.failedCommits += 1
+            }
+            $0.rejected += group.count - accepted.count
+            $0.largestGroup = max($0.largestGroup, group.count)
+        }
+        for (pending, outcome) in zip(group, outcomes) {
+            pending.completion(outcome.map { .failure($0) } ?? .success(()))
+        }
+    }
+
+    /// The tree's state after `write`, or why the write is refused (nil state: no such tree).
+    private func check(_ write: StoreWrite, _ state: TreeState?) -> Result<TreeState?, StoreError> {
+        func refuse(_ message: String) -> Result<TreeState?, StoreError> {
+            .failure(StoreError(file: connection.file, message: message))
+        }
+        switch write {
+        case .createTree(let id, _, let snapshot):
+            if state != nil { return refuse("create tree \(quoted(id)): it already exists") }
+            if snapshot.isEmpty { return refuse("create tree \(quoted(id)): the snapshot is empty") }
+            return .success(TreeState(latest: 0, newestSnapshot: 0))
+        case .append(let tree, let diff):
+            guard let state else { return refuse("append to tree \(quoted(tree)): no such tree") }
+            if diff.diff.isEmpty {
+                return refuse("append to tree \(quoted(tree)): the diff of version \(diff.version) is empty")
+            }
+            guard diff.version == state.latest + 1 else {
+                return refuse(
+                    "append to tree \(quoted(tree)): version \(diff.version) is not the next one "
+                        + "(the latest stored version is \(state.latest))")
+            }
+            return .success(TreeState(latest: diff.version, newestSnapshot: state.newestSnapshot))
+        case .snapshot(let tree, let version, let snapshot):
+            guard let state else { return refuse("snapshot of tree \(quoted(tree)): no such tree") }
+            if snapshot.isEmpty { return refuse("snapshot of tree \(quoted(tree)) at version \(version): it is empty") }
+            guard version >= state.newestSnapshot, version >= 0 else {
+                return refuse(
+                    "snapshot of tree \(quoted(tree)) at version \(version): older than its newest snapshot "
+                        + "(version \(state.newestSnapshot))")
+            }
+            return .success(TreeState(latest: max(state.latest, version), newestSnapshot: version))
+        case .deleteTree:
+            return .success(nil)
+        }
+    }
+
+    // MARK: SQL
+
+    /// Runs `writes` in one transaction; throws (the caller rolls back) at the first failure.
+    private func transaction(_ writes: [StoreWrite]) throws(StoreError) {
+        connection.rollbackIfNeeded()  // never build on what a failed transaction may have left open
+        try begin.run { (s) throws(StoreError) in try s.execute("beginning a transaction") }
+        let now = Self.now()
+        var freedPages = false
+        for write in writes {
+            switch write {
+            case .createTree(let id, let about, let snapshot):
+                try insertTree.run { (s) throws(StoreError) in
+                    try s.bind(1, id)
+                    try s.bind(3, now)
+                    try s.withBlob(2, about) { () throws(StoreError) in try s.execute("creating tree \(quoted(id))") }
+                }
+                try storeSnapshot(tree: id, version: 0, snapshot: snapshot, now: now)
+            case .append(let tree, let diff):
+                try insertDiff.run { (s) throws(StoreError) in
+                    try s.bind(1, tree)
+                    try s.bind(2, diff.version)
+                    try s.bind(3, diff.client)
+                    try s.bind(4, diff.seq)
+                    try s.bind(6, now)
+                    try s.withBlob(5, diff.diff) { () throws(StoreError) in
+                        try s.execute("appending version \(diff.version) to tree \(quoted(tree))")
+                    }
+                }
+            case .snapshot(let tree, let version, let snapshot):
+                try storeSnapshot(tree: tree, version: version, snapshot: snapshot, now: now)
+                try compact(tree: tree)
+                freedPages = true
+            case .deleteTree(let id):
+                for statement in [deleteDiffs, deleteSnapshots, deleteTree] {
+                    try statement.run { (s) throws(StoreError) in
+                        try s.bind(1, id)
+                        try s.execute("deleting tree \(quoted(id))")
+                    }
+                }
+                freedPages = true
+            }
+        }
+        if freedPages { try vacuumIfMostlyFree() }
+        try commit.run { (s) throws(StoreError) in try s.execute("committing") }
+    }
+
+    private func storeSnapshot(tree: String, version: Int, snapshot: [UInt8], now: Double) throws(StoreError) {
+        try insertSnapshot.run { (s) throws(StoreError) in
+            try s.bind(1, tree)
+            try s.bind(2, version)
+            try s.bind(4, now)
+            try s.withBlob(3, snapshot) { () throws(StoreError) in
+                try s.execute("storing the snapshot of tree \(quoted(tree)) at version \(version)")
+            }
+        }
+    }
+
+    /// Keeps the newest `keepSnapshots` snapshots of `tree` and the diffs after the oldest of them.
+    private func compact(tree: String) throws(StoreError) {
+        let context = "compacting tree \(quoted(tree))"
+        let oldest: Int? = try oldestKeptSnapshot.run { (s) throws(StoreError) in
+            try s.bind(1, tree)
+            try s.bind(2, keepSnapshots)
+            guard try s.step(context), !s.isNull(0) else { return nil }
+            return s.int(0)
+        }
+        guard let oldest else { return }
+        for statement in [dropOldSnapshots, dropOldDiffs] {
+            try statement.run { (s) throws(StoreError) in
+                try s.bind(1, tree)
+                try s.bind(2, oldest)
+                try s.execute(context)
+            }
+        }
+    }
+
+    /// Gives free pages back to the file system (auto_vacuum = INCREMENTAL) once they are more than half the file.
+    /// Below that they are simply reused by later writes, which keeps the file bounded without rewriting the newest
+    /// snapshot's pages into the holes after every compaction.
+    private func vacuumIfMostlyFree() throws(StoreError) {
+        let context = "vacuuming"
+        let free = try freelistCount.run { (s) throws(StoreError) in try s.step(context) ? s.int(0) : 0 }
+        let pages = try pageCount.run { (s) throws(StoreError) in try s.step(context) ? s.int(0) : 0 }
+        guard free >= 16, free * 2 >= pages else { return }
+        try incrementalVacuum.run { (s) throws(StoreError) in try s.execute(context) }
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// A tree id as shown in messages.
+func quoted(_ id: String) -> String {
+    var text = "\""
+    for character in id.unicodeScalars {
+        switch character {
+        case "\"": text += "\\\""
+        case "\\": text += "\\\\"
+        case _ where character.value < 0x20: text += "\\u{\(String(character.value, radix: 16))}"
+        default: text.unicodeScalars.append(character)
+        }
+    }
+    return text + "\""
+}

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The durable store: an embedded SQLite database (`<directory>/canopy.db`, WAL mode) holding every tree's snapshots
+/// and the log of diffs after them. One writer thread commits queued writes in groups (one transaction, one fsync per
+/// group); a separate read connection answers `load`, `diffs` and `version` from any thread. docs/storage.md.
+public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: locked; `writer`: its thread's
+    public let path: String
+    private let writer: StoreWriter
+    private let reader: Locked<StoreReader?>
+    private let lifecycle: Locked<Lifecycle>
+
+    private struct Lifecycle {
+        var thread: pthread_t?
+        var closed = false
+    }
+
+    /// Opens or creates the database (the directory must exist), sets WAL mode and the durability, checks that it is a
+    /// Canopy database of a known schema version, runs `PRAGMA quick_check`, and starts the writer thread. Any failure
+    /// (unreadable, truncated, corrupt, not a database, wrong schema) throws a StoreError naming the file.
+    public init(options: StoreOptions) throws(StoreError) {
+        let directory = options.directory
+        path = directory.isEmpty || directory.hasSuffix("/") ? directory + "canopy.db" : directory + "/canopy.db"
+        try Self.prepareFile(path, durability: options.durability)
+
+        let connection = try SQLiteConnection(file: path, create: false)
+        try StoreSchema.check(connection)
+        let mode = try connection.text("PRAGMA journal_mode = WAL", "setting WAL mode")
+        guard mode == "wal" else {
+            throw StoreError(file: path, message: "cannot switch to WAL mode (journal_mode is \(mode))")
+        }
+        try connection.execute(
+            """
+            PRAGMA synchronous = \(options.durability == .fsync ? "FULL" : "OFF");
+            PRAGMA journal_size_limit = \(32 << 20);
+            PRAGMA cache_size = -16384;
+            """, "configuring the connection")
+        if let pages = options.maxPageCount {
+            _ = try connection.text("PRAGMA max_page_count = \(max(1, pages))", "setting max_page_count")
+        }
+        let problems = try connection.rows("PRAGMA quick_check", "checking the database (quick_check)")
+        guard problems == ["ok"] else {
+            // Rows such as "*** in database main ***\nPage 5: btreeInitPage() returns error code 11": one line each.
+            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            let shown = lines.prefix(3).joined(separator: "; ")
+            throw StoreError(
+                file: path,
+                message: "database disk image is malformed (quick_check: \(shown)\(lines.count > 3 ? "; …" : ""))")
+        }
+        writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots)
+        reader = Locked(try StoreReader(connection: SQLiteConnection(file: path, create: false)))
+        lifecycle = Locked(Lifecycle())
+        let thread = try Self.startThread(writer, file: path)
+        lifecycle.withLock { $0.thread = thread }
+    }
+
+    deinit { close() }
+
+    /// Refuses files that would silently become an empty store; creates a new database only where there is none.
+    private static func prepareFile(_ path: String, durability: Durability) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw StoreError(file: path, message: "not a regular file")
+            }
+            guard info.st_size > 0 else {
+                throw StoreError(
+                    file: path,
+                    message: "the file is empty (0 bytes): not a Canopy database, or truncated; "
+                        + "remove it to start with an empty store")
+            }
+            return
+        }
+        guard errno == ENOENT else {
+            throw StoreError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        if stat(path + "-wal", &info) == 0, info.st_size > 0 {
+            throw StoreError(
+                file: path,
+                message: "the database is missing but its write-ahead log \(path)-wal is not: "
+                    + "refusing to start an empty store (move the -wal file away to do so)")
+        }
+        unlink(path + "-wal")
+        unlink(path + "-shm")
+        try StoreSchema.create(file: path, durability: durability)
+    }
+
+    /// Every tree: latest snapshot + log after it. Throws (naming the file and the tree) if anything is inconsistent.
+    public func load() throws(StoreError) -> [StoredTree] {
+        try read { (r) throws(StoreError) in try r.load() }
+    }
+
+    /// Queues `write` for the writer thread, which commits everything queued so far in one transaction (with fsync
+    /// when durability is .fsync). `completion` runs on the writer thread once that transaction committed or failed;
+    /// completions run in queue order. A write that cannot apply (unknown tree, not the next version, …) fails alone
+    /// before the transaction; if the transaction fails (disk full, I/O error) every write in it fails with that error.
+    /// After `close`, `completion` runs at once, on the caller's thread, with a failure.
+    public func enqueue(_ write: StoreWrite, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        guard writer.queue.put(PendingWrite(write: write, completion: completion)) else {
+            completion(.failure(StoreError(file: path, message: "the store is closed")))
+            return
+        }
+    }
+
+    /// Logged diffs of `tree` with from <= version <= to, in order: only what is committed and still kept (after the
+    /// oldest kept snapshot). Callable from any thread while writes go on.
+    public func diffs(tree: String, from: Int, to: Int) throws(StoreError) -> [StoredDiff] {
+        try read { (r) throws(StoreError) in try r.diffs(tree: tree, from: from, to: to) }
+    }
+
+    /// The version of the (newest committed, still kept) batch `client` sent with `seq` to `tree`.
+    public func version(tree: String, client: String, seq: String) throws(StoreError) -> Int? {
+        try read { (r) throws(StoreError) in try r.version(tree: tree, client: client, seq: seq) }
+    }
+
+    /// Bytes the database uses on disk now (the database and WAL files).
+    public func diskBytes() -> Int {
+        var total = 0
+        for file in [path, path + "-wal"] {
+            var info = stat()
+            if stat(file, &info) == 0 { total += Int(info.st_size) }
+        }
+        return total
+    }
+
+    /// Transactions committed, and writes in them (writes/commits is the average group).
+    public var statistics: (commits: Int, writes: Int) {
+        let s = writer.statistics.withLock { $0 }
+        return (s.commits, s.writes)
+    }
+
+    /// Everything the writer counts (failed commits, refused writes, the largest group).
+    var detailedStatistics: StoreStatistics { writer.statistics.withLock { $0 } }
+
+    /// Finishes every queued write (runs their completions), stops the writer thread, checkpoints and closes.
+    /// Idempotent. Called from a completion (on the writer thread) it cannot wait for itself: it closes the read side,
+    /// and the writer thread finishes the queue and closes the database when that completion returns.
+    public func close() {
+        let thread: pthread_t? = lifecycle.withLock { state in
+            if state.closed { return nil }
+            state.closed = true
+            defer { state.thread = nil }
+            return state.thread
+        }
+        writer.queue.stop()
+        if let thread {
+            if pthread_equal(thread, pthread_self()) != 0 {
+                pthread_detach(thread)
+            } else {
+                pthread_join(thread, nil)
+            }
+        }
+        // Closed last when the writer is done: the last connection to close checkpoints and removes the WAL.
+        reader.withLock { reader in
+            reader?.close()
+            reader = nil
+        }
+    }
+
+    private func read<R>(_ body: (StoreReader) throws(StoreError) -> R) throws(StoreError) -> R {
+        let result: Result<R, StoreError> = reader.withLock { reader in
+            guard let reader else { return .failure(StoreError(file: path, message: "the store is closed")) }
+            do throws(StoreError) { return .success(try body(reader)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private static func startThread(_ writer: StoreWriter, file: String) throws(StoreError) -> pthread_t {
+        let box = Unmanaged.passRetained(writer).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, canopyStoreWriterThread, box)
+        guard status == 0 else {
+            Unmanaged<StoreWriter>.fromOpaque(box).release()
+            throw StoreError(file: file, message: "cannot start the writer thread (error \(status))")
+        }
+        return thread
+    }
+
+    /// For tests: runs `sql` on a connection of its own (e.g. to damage a closed store on purpose).
+    static func executeForTesting(file: String, _ sql: String, create: Bool = false) throws(StoreError) {
+        let connection = try SQLiteConnection(file: file, create: create)
+        defer { connection.close() }
+        try connection.execute(sql, "running \(sql)")
+    }
+}
+
+/// The writer thread: runs the writer it was handed (retained by `startThread`) until its queue is stopped and drained.
+private func canopyStoreWriterThread(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    let writer = Unmanaged<StoreWriter>.fromOpaque(argument).takeRetainedValue()
+    writer.run()
+    return nil
+}
