@@ -17,6 +17,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case tooDeep = "too_deep"
     case tooMany = "too_many"
     case rateLimited = "rate_limited"
+    /// The daemon could not make the batch (or tree) durable: disk full, I/O error. An addition to PROTOCOL.md.
+    case storageError = "storage_error"
 }
 
 /// A failure with a protocol error code, a human message and, for a rejected batch, the index of the failing op.

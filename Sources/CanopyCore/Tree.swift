@@ -8,10 +8,14 @@ public struct Tree: Sendable {
     /// Number of batches applied; the tree as created is version 0.
     public private(set) var version = 0
 
-    /// Creates a tree; every reader receives its initial value (see `readers`).
-    public init(keys: [KeyDeclaration] = [], root: Node = Node(id: "root", type: "Root"), limits: Limits = .default)
-        throws(CanopyError)
-    {
+    /// Creates a tree; every reader receives its initial value (see `readers`). `version` is the version the
+    /// tree starts at (a tree restored from a snapshot continues its numbering).
+    public init(
+        keys: [KeyDeclaration] = [], root: Node = Node(id: "root", type: "Root"), limits: Limits = .default,
+        version: Int = 0
+    ) throws(CanopyError) {
+        precondition(version >= 0, "a tree's version is never negative")
+        self.version = version
         store = NodeStore(limits: limits)
         for (i, d) in keys.enumerated() {
             do {

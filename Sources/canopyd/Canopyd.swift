@@ -37,8 +37,8 @@ struct Canopyd: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Data directory (storage.data; default ./data), created at start and required to be writable. "
-                + "Nothing is stored in it yet: persistence comes later.",
+            "Data directory (storage.data; default ./data) holding the durable store canopy.db, created at start. "
+                + "A new one is filled with the example trees.",
             valueName: "dir"))
     var data: String?
 
@@ -123,23 +123,30 @@ struct Canopyd: ParsableCommand {
         logger.info("configuration: \(source)")
         for line in configuration.summary { logger.debug("\(line)") }
         let dataDirectory = try Canopyd.prepareDataDirectory(configuration.dataDirectory)
-        logger.info("data directory \(dataDirectory) (nothing is stored in it yet)")
 
         var hubConfiguration = configuration.hub
         hubConfiguration.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
         let hub = Hub(configuration: hubConfiguration)
         hub.logger = logger
-        let examples = configuration.examplesDirectory
-        var loaded: [String] = []
-        if !examples.isEmpty {
-            if Canopyd.isDirectory(examples) {
-                loaded = try Canopyd.loadExamples(from: examples, into: hub)
-            } else {
-                logger.warning("examples directory \(examples) not found: no example trees loaded")
-            }
+
+        // The store: a corrupt or unreadable one stops the start here, naming its file.
+        var options = StoreOptions(directory: dataDirectory)
+        options.durability = configuration.durability
+        options.keepSnapshots = configuration.keepSnapshots
+        let firstStart = !FileManager.default.fileExists(atPath: dataDirectory + "/canopy.db")
+        let started = Date()
+        let store = try TreeStore(options: options)
+        let stored = try store.load()
+        do {
+            try hub.restore(stored)
+        } catch {
+            throw StartError("\(store.path): \(error.message)")
         }
+        let restored = stored.map(\.id).sorted()
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         logger.info(
-            "\(loaded.count) example trees loaded from \(examples.isEmpty ? "nowhere (no directory set)" : examples)")
+            "store \(store.path) (durability \(configuration.durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms"
+        )
 
         var service = configuration.service
         if let web = service.webRoot, !Canopyd.isDirectory(web) {
@@ -148,6 +155,19 @@ struct Canopyd: ParsableCommand {
         }
         let loop = try ServiceLoop(configuration: service, handler: hub)
         loop.logger = logger
+        hub.attach(store: store) { job in loop.post(job) }
+
+        // Examples fill a daemon at its first start only (a new data directory); later, `canopy import` adds them.
+        let examples = configuration.examplesDirectory
+        var loaded: [String] = []
+        if firstStart && !examples.isEmpty {
+            if Canopyd.isDirectory(examples) {
+                loaded = try Canopyd.loadExamples(from: examples, into: hub)
+            } else {
+                logger.warning("examples directory \(examples) not found: no example trees loaded")
+            }
+            logger.info("\(loaded.count) example trees loaded from \(examples)")
+        }
         let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
         let tokens = configuration.hub.tokens.count
         let access =
@@ -166,11 +186,17 @@ struct Canopyd: ParsableCommand {
             source.resume()
             sources.append(source)
         }
-        print("canopyd: \(loaded.count) trees loaded (\(loaded.joined(separator: ", ")))")
+        let all = (restored + loaded).sorted()
+        print(
+            "canopyd: \(all.count) trees (\(restored.count) restored from \(store.path), \(loaded.count) examples loaded): "
+                + all.joined(separator: ", "))
         print("canopyd: inspector http://\(shown):\(loop.port)/  WebSocket ws://\(shown):\(loop.port)/ws")
         fflush(nil)  // flushes every output stream (stdout is not concurrency-safe to name in Swift 6)
         loop.run()
         for source in sources { source.cancel() }
+        store.close()  // commits what is still queued
+        let (commits, writes) = store.statistics
+        logger.info("store closed: \(writes) writes in \(commits) commits this run")
         logger.info("stopped")
         print("canopyd: stopped")
         fflush(nil)

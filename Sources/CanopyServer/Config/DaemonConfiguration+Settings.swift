@@ -43,6 +43,19 @@ extension DaemonConfiguration {
                 read: { .array($0.service.allowedOrigins.map(TOMLValue.string)) }),
             .boolean("server", "security_headers", \.service.securityHeaders),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
+            Setting(
+                section: "storage", key: "durability",
+                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
+                    let text = try stringValue(v)
+                    guard let durability = Durability(rawValue: text) else {
+                        throw SettingProblem("expected \"fsync\" or \"none\", got \"\(text)\"")
+                    }
+                    c.durability = durability
+                },
+                read: { .string($0.durability.rawValue) }),
+            .integer("storage", "snapshot_every_batches", \.hub.snapshotEveryBatches, 1...10_000_000),
+            .integer("storage", "snapshot_every_seconds", \.hub.snapshotEverySeconds, 1...86_400),
+            .integer("storage", "keep_snapshots", \.keepSnapshots, 1...100),
             .integer("limits", "max_message_bytes", \.service.maxMessageBytes, 1...(1 << 30)),
             .integer("limits", "max_queue_bytes", \.service.maxQueueBytes, 1...(1 << 36)),
             .integer("limits", "max_json_depth", \.hub.maxJSONDepth, 1...4096),

@@ -12,8 +12,12 @@ public struct DaemonConfiguration: Sendable {
     public var service: ServiceConfiguration
     /// Tokens, tree limits, message nesting, history length, edit rate.
     public var hub: HubConfiguration
-    /// Where persistence keeps its files (created at start; nothing is stored there yet).
+    /// The directory of the durable store (`canopy.db`), created at start.
     public var dataDirectory = "data"
+    /// `fsync`: a batch is acknowledged once its commit reached the disk; `none`: once SQLite has it (docs/storage.md).
+    public var durability = Durability.fsync
+    /// Snapshots kept per tree (the log after the oldest kept one is kept too).
+    public var keepSnapshots = 2
     /// Directory of example trees (`*.json` createTree bodies) loaded at start; empty loads none.
     public var examplesDirectory = "config/examples"
     public var logLevel: Logger.Level = .info

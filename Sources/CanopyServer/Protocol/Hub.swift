@@ -1,4 +1,5 @@
 import CanopyCore
+import Dispatch
 import Logging
 
 #if canImport(Glibc)
@@ -23,14 +24,28 @@ public struct HubConfiguration: Sendable {
     /// instead. Must stay under the transport's per-session queue limit, or the catch-up would itself overflow the
     /// queue (canopyd sets half of it).
     public var catchUpMaxBytes = 8 << 20
+    /// With a store attached: a tree is snapshotted after this many batches since its last snapshot…
+    public var snapshotEveryBatches = 1000
+    /// …or, at its next batch, when its last snapshot is older than this many seconds.
+    public var snapshotEverySeconds = 60
+    /// After a failed commit (disk full, I/O error), edits are rejected with `storage_error` for this many seconds
+    /// before the store is tried again; reads go on meanwhile.
+    public var storageRetrySeconds = 5.0
 
     public init() {}
 }
 
 /// The protocol state machine (PROTOCOL.md): sessions, trees and their subscribers, fed with complete messages
-/// and answering with transport actions. No sockets, no threads: the service loop calls it on its thread, and
-/// tests call it directly.
-public final class Hub: ConnectionHandler {
+/// and answering with transport actions. No sockets: the service loop calls it on its thread, and tests call it
+/// directly.
+///
+/// With a `TreeStore` attached (`attach(store:schedule:)`), every created tree, accepted batch and deletion is
+/// written through the store's group-committing writer thread, and what depends on it — `created`, the batch's
+/// `diff` to its author and every subscriber, `deleted` — is released only once it is durable, from a job the
+/// store's completion schedules back onto the service thread. Reads (snapshots, probes) see the tree as applied,
+/// which may be a few milliseconds ahead of the disk (docs/storage.md). Without a store everything is released at
+/// once.
+public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the service thread only (see above)
     private struct Session {
         var client = ""
         var role: Role
@@ -51,16 +66,44 @@ public final class Hub: ConnectionHandler {
         var json: JSON
     }
 
-    private final class TreeEntry {
+    /// An applied batch waiting for its commit.
+    private struct PendingDiff {
+        var version: Int
+        var author: SessionID
+        var plain: OutgoingMessage
+        var traced: OutgoingMessage?
+        var json: JSON
+        /// Sessions that resubmitted the same (client, seq) meanwhile: they get the diff too.
+        var resubmitters: [SessionID] = []
+    }
+
+    private final class TreeEntry: @unchecked Sendable {  // touched on the service thread only
         var tree: Tree
         /// Optional `title` and `description` from `createTree`, shown by listTrees, snapshots and the inspector.
         let about: JSONObject
         var subscribers: [SessionID] = []
+        /// The version each subscriber's state starts from (its snapshot's, or its catch-up's): released diffs at or
+        /// below it are not sent to it.
+        var joinedAt: [SessionID: Int] = [:]
         var log: [LoggedDiff] = []
+        /// Batches applied to `tree` and not yet durable, in version order.
+        var pending: [PendingDiff] = []
+        /// The highest durable version (the tree's version when there is no store).
+        var durableVersion = 0
+        /// Bumped when the tree is rolled back to its durable state: completions of older writes are ignored.
+        var epoch = 0
+        /// (client, seq) → version of the batches since the latest snapshot (idempotent resubmission).
+        var acks: [String: Int] = [:]
+        var ackVersions: [(version: Int, key: String)] = []
+        var lastSnapshotVersion = 0
+        var lastSnapshotTime = 0.0
+        var snapshotInFlight = false
 
         init(tree: Tree, about: JSONObject) {
             self.tree = tree
             self.about = about
+            durableVersion = tree.version
+            lastSnapshotVersion = tree.version
         }
     }
 
@@ -72,6 +115,13 @@ public final class Hub: ConnectionHandler {
     private var trees: [String: TreeEntry] = [:]
     /// Monotonic seconds, for the edit rate limit; injectable for tests.
     private let clock: @Sendable () -> Double
+    private var store: TreeStore?
+    /// Runs a job on the service thread and applies its actions (`ServiceLoop.post`).
+    private var schedule: (@Sendable (@escaping @Sendable () -> [TransportAction]) -> Void)?
+    /// Set by a failed commit: edits are rejected until `until`.
+    private var storageFailure: (message: String, until: Double)?
+    /// Encodes snapshots off the service thread.
+    private let snapshotQueue = DispatchQueue(label: "canopyd.snapshots")
 
     public init(configuration: HubConfiguration, clock: @escaping @Sendable () -> Double = Hub.monotonicSeconds) {
         self.configuration = configuration
@@ -102,6 +152,7 @@ public final class Hub: ConnectionHandler {
         for id in s.subscriptions {
             guard let entry = trees[id] else { continue }
             entry.subscribers.removeAll { $0 == session }
+            entry.joinedAt[session] = nil
             out += presence(id, entry)
         }
         return out
@@ -214,14 +265,48 @@ public final class Hub: ConnectionHandler {
 
     private func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         try authorize(s, try treeID(o), .admin, "create trees")
-        let id = try createTree(body: o)
-        logger.info("\(Hub.name(s)) created tree \(id) (\(trees[id]?.tree.nodeCount ?? 0) nodes)")
-        return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
+        let (id, entry) = try makeTree(o)
+        logger.info("\(Hub.name(s)) created tree \(id) (\(entry.tree.nodeCount) nodes)")
+        return persist(creationOf: id, entry) { [self] result in
+            switch result {
+            case .success: return [send(s, ["type": "created", "tree": .string(id), "version": 0], rid: rid)]
+            case .failure(let error): return [reply(s, error: error, rid: rid)]
+            }
+        }
     }
 
-    /// Creates a tree from a `createTree` body (`tree`, optional `keys`, `root`, `title` and `description`); returns
-    /// its id. Also the daemon's example loader, outside any session.
+    /// Creates a tree from a `createTree` body (`tree`, optional `keys`, `root`, `title` and `description`) and
+    /// stores it; returns its id. The daemon's example loader, outside any session.
     public func createTree(body o: JSONObject) throws(CanopyError) -> String {
+        let (id, entry) = try makeTree(o)
+        _ = persist(creationOf: id, entry) { _ in [] }
+        return id
+    }
+
+    /// Writes a new tree's version 0; `then` runs once it is durable (or at once without a store). If the write
+    /// fails, the tree is dropped again (its subscribers hear `deleted`) and `then` gets a `storage_error`.
+    private func persist(
+        creationOf id: String, _ entry: TreeEntry,
+        then: @escaping @Sendable (Result<Void, CanopyError>) -> [TransportAction]
+    ) -> [TransportAction] {
+        guard store != nil else { return then(.success(())) }
+        entry.lastSnapshotTime = clock()
+        let write = StoreWrite.createTree(id: id, about: Hub.bytes(.object(entry.about)), snapshot: Hub.snapshotBytes(entry.tree))
+        return persist(write) { [self] result in
+            switch result {
+            case .success:
+                return then(.success(()))
+            case .failure(let error):
+                logger.error("tree \(id) could not be stored: \(error)")
+                var out: [TransportAction] = []
+                if trees[id] === entry { out += drop(id) }
+                return out + then(.failure(storageError(error)))
+            }
+        }
+    }
+
+    /// Builds a tree from a `createTree` body and registers it (in memory).
+    private func makeTree(_ o: JSONObject) throws(CanopyError) -> (String, TreeEntry) {
         let id = try treeID(o)
         guard trees[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
         var keys: [KeyDeclaration] = []
@@ -242,22 +327,42 @@ public final class Hub: ConnectionHandler {
             }
             if !text.isEmpty { about[field] = .string(text) }
         }
-        trees[id] = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits), about: about)
-        return id
+        let entry = TreeEntry(tree: try Tree(keys: keys, root: root, limits: configuration.limits), about: about)
+        trees[id] = entry
+        return (id, entry)
     }
 
     private func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let id = try treeID(o)
         try authorize(s, id, .admin, "delete trees")
-        guard let entry = trees.removeValue(forKey: id) else { throw noSuchTree(id) }
+        guard trees[id] != nil else { throw noSuchTree(id) }
         logger.info("\(Hub.name(s)) deleted tree \(id)")
-        let deleted: JSON = ["type": "deleted", "tree": .string(id)]
-        var out = [send(s, deleted, rid: rid)]
-        let shared = Hub.encode(deleted)
+        var out = drop(id, except: s)
+        out += persist(.deleteTree(id: id)) { [self] result in
+            switch result {
+            case .success: return [send(s, ["type": "deleted", "tree": .string(id)], rid: rid)]
+            case .failure(let error):
+                logger.error("the deletion of tree \(id) could not be stored: \(error)")
+                return [reply(s, error: storageError(error), rid: rid)]
+            }
+        }
+        return out
+    }
+
+    /// Removes `id` from memory: its subscribers (but `except`) get `deleted`, and the authors of its batches still
+    /// waiting for their commit get `rejected` (`no_such_tree`).
+    private func drop(_ id: String, except: SessionID? = nil) -> [TransportAction] {
+        guard let entry = trees.removeValue(forKey: id) else { return [] }
+        var out: [TransportAction] = []
+        let shared = Hub.encode(["type": "deleted", "tree": .string(id)])
         for sub in entry.subscribers {
             sessions[sub]?.subscriptions.remove(id)
             sessions[sub]?.traced.remove(id)
-            if sub != s { out.append(.send(sub, shared)) }
+            if sub != except { out.append(.send(sub, shared)) }
+        }
+        for p in entry.pending {
+            let seq = p.json["seq"] ?? .null
+            out.append(.send(p.author, Hub.encode(rejected(id, seq, noSuchTree(id)))))
         }
         return out
     }
@@ -273,27 +378,39 @@ public final class Hub: ConnectionHandler {
         if trace { sessions[s]!.traced.insert(id) } else { sessions[s]!.traced.remove(id) }
         if !entry.subscribers.contains(s) { entry.subscribers.append(s) }
         var out: [TransportAction] = []
-        if let since, let missed = missedDiffs(entry, since: since) {
-            out += missed.map { .send(s, $0.message) }
+        if let since, let missed = missedDiffs(id, entry, since: since) {
+            out += missed.map { .send(s, $0) }
+            // Batches still waiting for their commit follow when they are released.
+            entry.joinedAt[s] = max(since, entry.durableVersion)
         } else {
             out.append(send(s, snapshot(id, entry, trace: trace), rid: rid))
+            entry.joinedAt[s] = entry.tree.version
         }
         out += presence(id, entry)
         return out
     }
 
-    /// The logged diffs after `since`, if the log still has all of them and they fit `catchUpMaxBytes`.
-    private func missedDiffs(_ entry: TreeEntry, since: Int) -> [LoggedDiff]? {
-        let now = entry.tree.version
-        if since >= now { return since == now ? [] : nil }
-        guard since >= 0, let first = entry.log.first, first.version <= since + 1 else { return nil }
-        let missed = entry.log[(since + 1 - first.version)...]
+    /// The durable diffs after `since` — from the in-memory log, or from the store for what the log no longer
+    /// holds — if they are all still kept and fit `catchUpMaxBytes`; nil means "send a snapshot".
+    private func missedDiffs(_ id: String, _ entry: TreeEntry, since: Int) -> [OutgoingMessage]? {
+        if since >= entry.durableVersion { return since <= entry.tree.version ? [] : nil }
+        guard since >= 0 else { return nil }
+        var missed: [OutgoingMessage] = []
+        let inLog = entry.log.first.map { since + 1 >= $0.version } ?? false
+        if inLog {
+            missed = entry.log[(since + 1 - entry.log[0].version)...].map(\.message)
+        } else {
+            guard let store, let stored = try? store.diffs(tree: id, from: since + 1, to: entry.durableVersion),
+                stored.count == entry.durableVersion - since
+            else { return nil }
+            missed = stored.map { OutgoingMessage(bytes: $0.diff) }
+        }
         var bytes = 0
         for diff in missed {
-            bytes += diff.message.bytes.count
+            bytes += diff.bytes.count
             if bytes > configuration.catchUpMaxBytes { return nil }
         }
-        return Array(missed)
+        return missed
     }
 
     private func unsubscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
@@ -301,6 +418,7 @@ public final class Hub: ConnectionHandler {
         sessions[s]!.subscriptions.remove(id)
         sessions[s]!.traced.remove(id)
         entry.subscribers.removeAll { $0 == s }
+        entry.joinedAt[s] = nil
         return [send(s, ["type": "unsubscribed", "tree": .string(id)], rid: rid)] + presence(id, entry)
     }
 
@@ -308,6 +426,17 @@ public final class Hub: ConnectionHandler {
         let (id, entry) = try existingTree(s, o, .editor, "edit this tree")
         let seq = o["seq"] ?? .null
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
+        let client = sessions[s]!.client
+        let ackKey = client.isEmpty || seq.isNull ? nil : client + "\u{0}" + seq.encoded()
+        if let ackKey, let version = entry.acks[ackKey] {
+            return resubmitted(s, id, entry, version: version)
+        }
+        if let failure = storageFailure {
+            if clock() < failure.until {
+                return [send(s, rejected(id, seq, CanopyError(.storageError, failure.message)), rid: rid)]
+            }
+            storageFailure = nil  // try the store again
+        }
         if !takeEditToken(s) {
             return [send(s, rejected(id, seq, CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")), rid: rid)]
         }
@@ -318,8 +447,9 @@ public final class Hub: ConnectionHandler {
         do { diff = try entry.tree.apply(ops, trace: wantsTrace) } catch {
             return [send(s, rejected(id, seq, error), rid: rid)]
         }
+        let version = entry.tree.version
         var message: JSONObject = [
-            "type": "diff", "tree": .string(id), "version": .int(Int64(entry.tree.version)),
+            "type": "diff", "tree": .string(id), "version": .int(Int64(version)),
             "author": .string(Hub.name(s)), "seq": seq, "ops": .array(diff.ops.map(\.json)),
             "changes": .array(diff.changes.map(\.json)),
         ]
@@ -330,15 +460,69 @@ public final class Hub: ConnectionHandler {
             traced = Hub.encode(.object(message))
             message["trace"] = nil
         }
-        entry.log.append(LoggedDiff(version: entry.tree.version, message: plain, json: .object(message)))
+        entry.pending.append(PendingDiff(version: version, author: s, plain: plain, traced: traced, json: .object(message)))
+        if let ackKey {
+            entry.acks[ackKey] = version
+            entry.ackVersions.append((version, ackKey))
+        }
+        let stored = StoredDiff(version: version, client: client, seq: seq.isNull ? nil : seq.encoded(), diff: plain.bytes)
+        let epoch = entry.epoch
+        return persist(.append(tree: id, diff: stored)) { [self] result in
+            committed(id, entry, version: version, epoch: epoch, result)
+        }
+    }
+
+    /// The commit of `version` finished: release it (and everything before it), or roll the tree back.
+    private func committed(
+        _ id: String, _ entry: TreeEntry, version: Int, epoch: Int, _ result: Result<Void, StoreError>
+    ) -> [TransportAction] {
+        guard trees[id] === entry, entry.epoch == epoch else { return [] }  // deleted, or rolled back meanwhile
+        switch result {
+        case .success:
+            var out: [TransportAction] = []
+            while let first = entry.pending.first, first.version <= version {
+                entry.pending.removeFirst()
+                out += release(id, entry, first)
+            }
+            entry.durableVersion = max(entry.durableVersion, version)
+            snapshotIfDue(id, entry)
+            return out
+        case .failure(let error):
+            return rollBack(id, entry, error)
+        }
+    }
+
+    /// Sends a durable batch's diff to every subscriber that does not have it yet, its author and resubmitters, and
+    /// logs it.
+    private func release(_ id: String, _ entry: TreeEntry, _ p: PendingDiff) -> [TransportAction] {
+        entry.log.append(LoggedDiff(version: p.version, message: p.plain, json: p.json))
         if entry.log.count > configuration.diffLogLength { entry.log.removeFirst(entry.log.count - configuration.diffLogLength) }
         var out: [TransportAction] = []
-        for sub in entry.subscribers {
+        for sub in entry.subscribers where (entry.joinedAt[sub] ?? 0) < p.version || sub == p.author {
             let wants = sessions[sub]?.traced.contains(id) == true
-            out.append(.send(sub, wants ? traced ?? plain : plain))
+            out.append(.send(sub, wants ? p.traced ?? p.plain : p.plain))
         }
-        if !entry.subscribers.contains(s) { out.append(.send(s, plain)) }
+        if !entry.subscribers.contains(p.author) && sessions[p.author] != nil { out.append(.send(p.author, p.plain)) }
+        for again in p.resubmitters where sessions[again] != nil { out.append(.send(again, p.plain)) }
         return out
+    }
+
+    /// A batch whose (client, seq) was already accepted as `version`: its original diff goes to `s` (once durable),
+    /// marked `duplicate`; nothing is applied again.
+    private func resubmitted(_ s: SessionID, _ id: String, _ entry: TreeEntry, version: Int) -> [TransportAction] {
+        if let i = entry.pending.firstIndex(where: { $0.version == version }) {
+            entry.pending[i].resubmitters.append(s)
+            return []
+        }
+        var original: JSON? = entry.log.last { $0.version == version }?.json
+        if original == nil, let stored = try? store?.diffs(tree: id, from: version, to: version).first {
+            original = try? JSONParser.parse(bytes: stored.diff, maxDepth: 4096)
+        }
+        guard case .object(var diff)? = original else {
+            return [.send(s, Hub.encode(rejected(id, .null, CanopyError(.storageError, "batch \(version) is no longer available"))))]
+        }
+        diff["duplicate"] = true
+        return [.send(s, Hub.encode(.object(diff)))]
     }
 
     private func probe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
@@ -357,10 +541,187 @@ public final class Hub: ConnectionHandler {
 
     private func history(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let (id, entry) = try existingTree(s, o, .viewer, "read this tree")
-        let from = try integer(o, "from") ?? 1
-        let to = try integer(o, "to") ?? entry.tree.version
-        let diffs = entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
+        let from = max(1, try integer(o, "from") ?? 1)
+        let to = min(entry.durableVersion, try integer(o, "to") ?? entry.durableVersion)
+        var diffs: [JSON] = []
+        // What the in-memory log no longer holds comes from the store (as far as it keeps the log).
+        let logStart = entry.log.first?.version ?? entry.durableVersion + 1
+        if from < logStart, from <= to, let store {
+            do {
+                for stored in try store.diffs(tree: id, from: from, to: min(to, logStart - 1)) {
+                    diffs.append(try JSONParser.parse(bytes: stored.diff, maxDepth: 4096))
+                }
+            } catch {
+                logger.error("history of \(id) from the store: \(error)")
+            }
+        }
+        diffs += entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
         return [send(s, ["type": "history", "tree": .string(id), "diffs": .array(diffs)], rid: rid)]
+    }
+
+    // MARK: Durability
+
+    /// Attaches the durable store: from now on creations, batches and deletions are written through it, and what
+    /// depends on them is released by jobs handed to `schedule` (the service loop's `post`) once they are durable.
+    /// Call before the service loop runs, after `restore`.
+    public func attach(store: TreeStore, schedule: @escaping @Sendable (@escaping @Sendable () -> [TransportAction]) -> Void) {
+        self.store = store
+        self.schedule = schedule
+    }
+
+    /// Rebuilds the stored trees (latest snapshot + the log after it). Throws, naming the tree, if a snapshot does
+    /// not parse or a logged batch does not apply — a store that does not replay is never served as a partial tree.
+    public func restore(_ stored: [StoredTree]) throws(CanopyError) {
+        for t in stored {
+            func failure(_ what: String) -> CanopyError { CanopyError(.storageError, "tree \(t.id): \(what)") }
+            guard trees[t.id] == nil else { throw failure("stored twice") }
+            let entry: TreeEntry
+            do throws(CanopyError) {
+                let snapshot = try JSONParser.parse(bytes: t.snapshot, maxDepth: 4096)
+                let keys = try (snapshot["keys"]?.array ?? []).map { j throws(CanopyError) in try KeyDeclaration(json: j) }
+                let root = try Node(json: snapshot["root"] ?? .null)
+                guard t.snapshotVersion >= 0 else { throw CanopyError(.badMessage, "negative version") }
+                let tree = try Tree(keys: keys, root: root, limits: configuration.limits, version: t.snapshotVersion)
+                let about = try JSONParser.parse(bytes: t.about).object ?? JSONObject()
+                entry = TreeEntry(tree: tree, about: about)
+            } catch {
+                throw failure("snapshot \(t.snapshotVersion) is unreadable: \(error.message)")
+            }
+            for d in t.diffs {
+                do throws(CanopyError) {
+                    let json = try JSONParser.parse(bytes: d.diff, maxDepth: 4096)
+                    _ = try entry.tree.apply(try [Op](json: json["ops"] ?? .null))
+                    guard entry.tree.version == d.version else { throw CanopyError(.badMessage, "out of order") }
+                    entry.log.append(LoggedDiff(version: d.version, message: OutgoingMessage(bytes: d.diff), json: json))
+                    if let seq = d.seq, !d.client.isEmpty {
+                        let key = d.client + "\u{0}" + seq
+                        entry.acks[key] = d.version
+                        entry.ackVersions.append((d.version, key))
+                    }
+                } catch {
+                    throw failure("logged batch \(d.version) does not apply: \(error.message)")
+                }
+            }
+            if entry.log.count > configuration.diffLogLength { entry.log.removeFirst(entry.log.count - configuration.diffLogLength) }
+            entry.durableVersion = entry.tree.version
+            entry.lastSnapshotVersion = t.snapshotVersion
+            entry.lastSnapshotTime = clock()
+            trees[t.id] = entry
+        }
+    }
+
+    /// Hands `write` to the store; `then` runs on the service thread once it committed or failed. Without a store,
+    /// `then` runs at once and its actions are returned.
+    private func persist(
+        _ write: StoreWrite, then: @escaping @Sendable (Result<Void, StoreError>) -> [TransportAction]
+    ) -> [TransportAction] {
+        guard let store, let schedule else { return then(.success(())) }
+        store.enqueue(write) { result in schedule { then(result) } }
+        return []
+    }
+
+    private func storageError(_ error: StoreError) -> CanopyError {
+        CanopyError(.storageError, "not stored: \(error.message)")
+    }
+
+    /// A commit failed (disk full, I/O error): the batches waiting for it are rejected with `storage_error`, the tree
+    /// goes back to its durable state (re-read from the store), its subscribers get a fresh snapshot, and edits are
+    /// refused for `storageRetrySeconds`.
+    private func rollBack(_ id: String, _ entry: TreeEntry, _ error: StoreError) -> [TransportAction] {
+        logger.error("tree \(id): a commit failed, rolling back to version \(entry.durableVersion): \(error)")
+        storageFailure = ("the daemon cannot store edits right now: \(error.message)", clock() + configuration.storageRetrySeconds)
+        var out: [TransportAction] = []
+        for p in entry.pending {
+            let seq = p.json["seq"] ?? .null
+            let rejection = Hub.encode(rejected(id, seq, storageError(error)))
+            for s in [p.author] + p.resubmitters where sessions[s] != nil { out.append(.send(s, rejection)) }
+        }
+        for ack in entry.ackVersions where ack.version > entry.durableVersion { entry.acks[ack.key] = nil }
+        entry.ackVersions.removeAll { $0.version > entry.durableVersion }
+        entry.pending = []
+        entry.epoch += 1
+        do {
+            guard let store, let stored = try store.load().first(where: { $0.id == id }) else {
+                throw CanopyError(.storageError, "the tree is not in the store")
+            }
+            let scratch = Hub(configuration: configuration)
+            try scratch.restore([stored])
+            guard let restored = scratch.trees[id] else { return out }
+            entry.tree = restored.tree
+            entry.log = restored.log
+            entry.durableVersion = restored.durableVersion
+        } catch {
+            // The store cannot even be read: keep serving what is in memory; edits stay refused.
+            logger.critical("tree \(id) cannot be re-read from the store: \(error)")
+            storageFailure = ("the store cannot be read: \(error)", .infinity)
+            return out
+        }
+        for sub in entry.subscribers {
+            out.append(.send(sub, Hub.encode(snapshot(id, entry, trace: sessions[sub]?.traced.contains(id) == true))))
+            entry.joinedAt[sub] = entry.tree.version
+        }
+        return out
+    }
+
+    /// Snapshots `entry` when enough batches or time passed since its last snapshot, and nothing waits for a
+    /// commit: a copy of the tree (cheap, copy-on-write) is encoded on the snapshot queue and written after the
+    /// batches before it. Once stored, the resubmission index forgets what the store no longer keeps.
+    private func snapshotIfDue(_ id: String, _ entry: TreeEntry) {
+        let version = entry.tree.version
+        guard let store, !entry.snapshotInFlight, entry.pending.isEmpty, version > entry.lastSnapshotVersion else {
+            if store == nil { pruneAcks(entry, through: version - configuration.diffLogLength) }
+            return
+        }
+        let now = clock()
+        guard version - entry.lastSnapshotVersion >= configuration.snapshotEveryBatches
+            || now - entry.lastSnapshotTime >= Double(configuration.snapshotEverySeconds)
+        else { return }
+        entry.snapshotInFlight = true
+        let previous = entry.lastSnapshotVersion
+        entry.lastSnapshotVersion = version
+        entry.lastSnapshotTime = now
+        let copy = entry.tree
+        let epoch = entry.epoch
+        let schedule = self.schedule
+        snapshotQueue.async { [self] in
+            let bytes = Hub.snapshotBytes(copy)
+            store.enqueue(.snapshot(tree: id, version: version, snapshot: bytes)) { result in
+                schedule? { [self] in
+                    guard trees[id] === entry else { return [] }
+                    entry.snapshotInFlight = false
+                    switch result {
+                    case .success:
+                        // The store keeps the log after its oldest kept snapshot; this index keeps what follows the
+                        // one before this (at least the batches since the latest snapshot).
+                        if entry.epoch == epoch { pruneAcks(entry, through: previous) }
+                    case .failure(let error):
+                        logger.error("tree \(id): snapshot \(version) could not be stored: \(error)")
+                        entry.lastSnapshotVersion = previous
+                    }
+                    return []
+                }
+            }
+        }
+    }
+
+    private func pruneAcks(_ entry: TreeEntry, through version: Int) {
+        var dropped = 0
+        while dropped < entry.ackVersions.count && entry.ackVersions[dropped].version <= version {
+            entry.acks[entry.ackVersions[dropped].key] = nil
+            dropped += 1
+        }
+        if dropped > 0 { entry.ackVersions.removeFirst(dropped) }
+    }
+
+    /// A tree as a snapshot stores it: `{"keys":[…],"root":{…}}`.
+    static func snapshotBytes(_ tree: Tree) -> [UInt8] {
+        bytes(["keys": .array(tree.keys.map(\.json)), "root": tree.root.json])
+    }
+
+    static func bytes(_ json: JSON) -> [UInt8] {
+        var out: [UInt8] = []
+        json.write(into: &out)
+        return out
     }
 
     // MARK: Pieces
