@@ -1,0 +1,134 @@
+import CanopyCore
+import Foundation
+import Testing
+
+@testable import CanopyServer
+
+/// The daemon over a store that fills up (SQLite's max_page_count stands in for a full disk): edits are rejected
+/// with `storage_error` and change nothing, reads go on, the tree is rolled back to what is durable, and once space
+/// is back edits are accepted again. Also: `deleteTree` removes the tree's data.
+@Suite struct StoreFailureTests {
+    @Test func aFullDiskRejectsEditsKeepsReadsAndRecovers() throws {
+        let daemon = try DurableDaemon(maxPageCount: 120)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let watcher = try daemon.connect()
+        #expect(try client.request(["type": "createTree", "tree": "filler", "root": Self.padded("f", 60_000)])["type"] == "created")
+        #expect(try client.request(["type": "createTree", "tree": "t", "keys": [["key": "K", "reducer": "sum", "default": 0]]])["type"] == "created")
+        #expect(try watcher.request(["type": "subscribe", "tree": "t"])["type"] == "snapshot")
+        #expect(try watcher.next()["type"] == "clients")
+
+        // Edit until the store is full.
+        var acknowledged = 0
+        var failure: JSON?
+        for seq in 1...2000 {
+            let reply = try client.request(Self.edit(seq))
+            if reply["type"] == "diff" {
+                acknowledged = Int(reply["version"]?.number ?? -1)
+                #expect(acknowledged == seq)
+                #expect(try watcher.next()["version"] == .int(Int64(seq)))
+            } else {
+                failure = reply
+                break
+            }
+        }
+        let rejected = try #require(failure, "the store never filled up")
+        #expect(rejected["type"] == "rejected")
+        #expect(rejected["code"] == "storage_error")
+        #expect(rejected["message"]?.string?.contains("full") == true, "\(rejected.encoded())")
+        #expect(acknowledged > 0)
+        // The subscriber never saw the failed batch: it gets the tree as it is durable, as a snapshot.
+        let resync = try watcher.next()
+        #expect(resync["type"] == "snapshot")
+        #expect(resync["version"] == .int(Int64(acknowledged)))
+
+        // Edits are refused for a while; reads work and show the durable state.
+        let refused = try client.request(Self.edit(5000))
+        #expect(refused["code"] == "storage_error")
+        let list = try client.request(["type": "listTrees"])
+        #expect(list["trees"]?.array?.first { $0["tree"] == "t" }?["version"] == .int(Int64(acknowledged)))
+        let probe = try client.request(["type": "probe", "tree": "t", "node": "root", "key": "K"])
+        #expect(probe["version"] == .int(Int64(acknowledged)))
+
+        // Space comes back (the filler tree goes); after the retry delay edits are accepted again.
+        #expect(try client.request(["type": "deleteTree", "tree": "filler"])["type"] == "deleted")
+        usleep(300_000)
+        let after = try client.request(Self.edit(6000))
+        #expect(after["type"] == "diff", "\(after.encoded())")
+        #expect(after["version"] == .int(Int64(acknowledged + 1)))
+        #expect(try watcher.next()["version"] == .int(Int64(acknowledged + 1)))
+
+        // What the store holds is exactly what was acknowledged.
+        daemon.stop()
+        let stored = try daemon.reopen().load()
+        #expect(stored.map(\.id) == ["t"])  // the deleted tree's data is gone
+        #expect(stored.first.map { $0.snapshotVersion + $0.diffs.count } == acknowledged + 1)
+    }
+
+    static func padded(_ id: String, _ bytes: Int) -> JSON {
+        ["id": .string(id), "type": "Root", "props": ["pad": .string(String(repeating: "p", count: bytes))]]
+    }
+
+    static func edit(_ seq: Int) -> JSON {
+        [
+            "type": "edit", "tree": "t", "seq": .int(Int64(seq)),
+            "ops": [
+                [
+                    "op": "insert", "parent": "root",
+                    "node": [
+                        "id": .string("n\(seq)"), "type": "Text", "props": ["pad": .string(String(repeating: "x", count: 1500))],
+                        "modifiers": [["kind": "preference", "key": "K", "value": 1]],
+                    ],
+                ]
+            ],
+        ]
+    }
+}
+
+/// A `Hub` with a `TreeStore` behind a `ServiceLoop` on an ephemeral port, as canopyd wires them.
+final class DurableDaemon: @unchecked Sendable {  // `stop` is called from the test thread only
+    let directory: String
+    let loop: ServiceLoop
+    let store: TreeStore
+    private let maxPageCount: Int?
+    private let finished = DispatchSemaphore(value: 0)
+    private var stopped = false
+
+    init(maxPageCount: Int? = nil) throws {
+        directory = NSTemporaryDirectory() + "canopy-store-failure-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.maxPageCount = maxPageCount
+        var options = StoreOptions(directory: directory)
+        options.maxPageCount = maxPageCount
+        store = try TreeStore(options: options)
+        var configuration = HubConfiguration()
+        configuration.storageRetrySeconds = 0.2
+        let hub = Hub(configuration: configuration)
+        try hub.restore(try store.load())
+        var service = ServiceConfiguration()
+        service.port = 0
+        service.drainTimeoutSeconds = 0
+        loop = try ServiceLoop(configuration: service, handler: hub)
+        hub.attach(store: store) { [loop] job in loop.post(job) }
+        let thread = Thread { [loop, finished] in
+            loop.run()
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    func connect() throws -> DaemonClient { try DaemonClient(port: loop.port) }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        loop.stop()
+        _ = finished.wait(timeout: .now() + 10)
+        store.close()
+    }
+
+    /// The store opened again (after `stop`), without a page limit.
+    func reopen() throws -> TreeStore { try TreeStore(options: StoreOptions(directory: directory)) }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+}
