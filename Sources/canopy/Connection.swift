@@ -11,8 +11,12 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "Token to authenticate with, when the daemon has tokens ($CANOPY_TOKEN).")
     var token: String?
 
-    @Option(help: "Client name shown to other clients (presence).")
-    var client = "canopy-cli"
+    @Option(
+        help: """
+            Client name shown to other clients (presence); the daemon also recognises a resubmitted batch by \
+            (client, seq). Default: canopy-cli-PID.
+            """)
+    var client: String?
 
     @Option(help: "Seconds to wait for the daemon's answers.")
     var timeout: Double = 10
@@ -30,7 +34,8 @@ struct ConnectionOptions: ParsableArguments {
         let text = url ?? environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws"
         let address = try WebSocketURL(parsing: text)
         let session = Session(client: try BlockingClient(url: address, timeout: timeout), timeout: timeout)
-        var hello: JSONObject = ["type": "hello", "client": .string(client)]
+        let name = client ?? "canopy-cli-\(ProcessInfo.processInfo.processIdentifier)"
+        var hello: JSONObject = ["type": "hello", "client": .string(name)]
         if let token = token ?? environment["CANOPY_TOKEN"] { hello["token"] = .string(token) }
         let welcome = try session.request(hello)
         session.name = welcome["session"]?.string ?? ""

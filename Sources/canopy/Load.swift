@@ -144,7 +144,8 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the loo
     func handle(_ id: ConnectionID, _ event: ClientEvent) -> [TransportAction] {
         switch event {
         case .opened:
-            var hello: JSONObject = ["type": "hello", "client": "canopy-load"]
+            // A name per connection: the daemon treats a repeated (client, seq) as a resubmission of the same batch.
+            var hello: JSONObject = ["type": "hello", "client": .string("canopy-load-\(getpid())-\(id)")]
             if let token { hello["token"] = .string(token) }
             return [send(id, .object(hello))]
         case .message(let bytes):

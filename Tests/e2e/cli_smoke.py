@@ -109,7 +109,7 @@ def scenario(cli, port, work):
     code, _, err = run("import", os.path.join(work, "missing.json"))
     check("import of a missing file", code != 0 and "no such file" in err, err)
 
-    code, out, err = run("load", "--subscribers", "3", "--duration", "1", "--warmup", "0.2", "--json")
+    code, out, err = run("load", "--writers", "2", "--subscribers", "3", "--duration", "1", "--warmup", "0.2", "--json")
     try:
         report = json.loads(out)
         edits = report["round_trip"]["count"]
