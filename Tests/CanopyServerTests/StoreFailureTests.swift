@@ -35,6 +35,8 @@ import Testing
         let rejected = try #require(failure, "the store never filled up")
         #expect(rejected["type"] == "rejected")
         #expect(rejected["code"] == "storage_error")
+        #expect(rejected["seq"] == .int(Int64(acknowledged + 1)))  // sent after the failed commit, yet matchable
+        #expect(rejected["rid"] == .string("r\(acknowledged + 1)"))
         #expect(rejected["message"]?.string?.contains("full") == true, "\(rejected.encoded())")
         #expect(acknowledged > 0)
         // The subscriber never saw the failed batch: it gets the tree as it is durable, as a snapshot.
@@ -71,7 +73,7 @@ import Testing
 
     static func edit(_ seq: Int) -> JSON {
         [
-            "type": "edit", "tree": "t", "seq": .int(Int64(seq)),
+            "type": "edit", "tree": "t", "seq": .int(Int64(seq)), "rid": .string("r\(seq)"),
             "ops": [
                 [
                     "op": "insert", "parent": "root",

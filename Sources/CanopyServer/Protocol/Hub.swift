@@ -70,11 +70,21 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     private struct PendingDiff {
         var version: Int
         var author: SessionID
+        /// The edit's `rid`, for a rejection sent after the commit failed.
+        var rid: JSON?
         var plain: OutgoingMessage
         var traced: OutgoingMessage?
         var json: JSON
-        /// Sessions that resubmitted the same (client, seq) meanwhile: they get the diff too.
-        var resubmitters: [SessionID] = []
+        /// Sessions that resubmitted the same (client, seq) meanwhile (with their `rid`): they get the diff too.
+        var resubmitters: [(session: SessionID, rid: JSON?)] = []
+        var seq: JSON { json["seq"] ?? .null }
+    }
+
+    /// A snapshot answered to a `subscribe` while batches it shows were not durable yet: sent once they are.
+    private struct HeldSnapshot {
+        var session: SessionID
+        var version: Int
+        var message: OutgoingMessage
     }
 
     private final class TreeEntry: @unchecked Sendable {  // touched on the service thread only
@@ -97,7 +107,13 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         var ackVersions: [(version: Int, key: String)] = []
         var lastSnapshotVersion = 0
         var lastSnapshotTime = 0.0
+        /// A snapshot is being taken (its copy waits for its version's commit, or is being encoded and written).
         var snapshotInFlight = false
+        /// The tree as of a version due for a snapshot, taken when that batch was applied; encoded once it commits.
+        var snapshotCopy: Tree?
+        var held: [HeldSnapshot] = []
+        /// A `deleteTree` is waiting for its commit: the tree takes no requests meanwhile.
+        var deleting = false
 
         init(tree: Tree, about: JSONObject) {
             self.tree = tree
@@ -335,18 +351,22 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     private func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
         let id = try treeID(o)
         try authorize(s, id, .admin, "delete trees")
-        guard trees[id] != nil else { throw noSuchTree(id) }
-        logger.info("\(Hub.name(s)) deleted tree \(id)")
-        var out = drop(id, except: s)
-        out += persist(.deleteTree(id: id)) { [self] result in
+        guard let entry = trees[id], !entry.deleting else { throw noSuchTree(id) }
+        // The tree takes no requests until the deletion is durable; then it goes. If the deletion cannot be
+        // stored, nothing changed and the tree is served on.
+        entry.deleting = true
+        return persist(.deleteTree(id: id)) { [self] result in
+            guard trees[id] === entry else { return [] }
             switch result {
-            case .success: return [send(s, ["type": "deleted", "tree": .string(id)], rid: rid)]
+            case .success:
+                logger.info("\(Hub.name(s)) deleted tree \(id)")
+                return drop(id, except: s) + [send(s, ["type": "deleted", "tree": .string(id)], rid: rid)]
             case .failure(let error):
                 logger.error("the deletion of tree \(id) could not be stored: \(error)")
+                entry.deleting = false
                 return [reply(s, error: storageError(error), rid: rid)]
             }
         }
-        return out
     }
 
     /// Removes `id` from memory: its subscribers (but `except`) get `deleted`, and the authors of its batches still
@@ -361,8 +381,10 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             if sub != except { out.append(.send(sub, shared)) }
         }
         for p in entry.pending {
-            let seq = p.json["seq"] ?? .null
-            out.append(.send(p.author, Hub.encode(rejected(id, seq, noSuchTree(id)))))
+            let rejection = rejected(id, p.seq, noSuchTree(id))
+            for (session, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[session] != nil {
+                out.append(send(session, rejection, rid: rid))
+            }
         }
         return out
     }
@@ -383,8 +405,15 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             // Batches still waiting for their commit follow when they are released.
             entry.joinedAt[s] = max(since, entry.durableVersion)
         } else {
-            out.append(send(s, snapshot(id, entry, trace: trace), rid: rid))
+            let message = send(s, snapshot(id, entry, trace: trace), rid: rid)
             entry.joinedAt[s] = entry.tree.version
+            if entry.tree.version > entry.durableVersion, case .send(_, let encoded) = message {
+                // It shows batches whose commit is under way: it goes out right after the last of them.
+                entry.held.removeAll { $0.session == s }
+                entry.held.append(HeldSnapshot(session: s, version: entry.tree.version, message: encoded))
+            } else {
+                out.append(message)
+            }
         }
         out += presence(id, entry)
         return out
@@ -428,8 +457,8 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
         let client = sessions[s]!.client
         let ackKey = client.isEmpty || seq.isNull ? nil : client + "\u{0}" + seq.encoded()
-        if let ackKey, let version = entry.acks[ackKey] {
-            return resubmitted(s, id, entry, version: version)
+        if let ackKey, let version = try acknowledged(id, entry, ackKey, client: client, seq: seq) {
+            return resubmitted(s, id, entry, version: version, seq: seq, rid: rid)
         }
         if let failure = storageFailure {
             if clock() < failure.until {
@@ -460,7 +489,15 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             traced = Hub.encode(.object(message))
             message["trace"] = nil
         }
-        entry.pending.append(PendingDiff(version: version, author: s, plain: plain, traced: traced, json: .object(message)))
+        entry.pending.append(
+            PendingDiff(version: version, author: s, rid: rid, plain: plain, traced: traced, json: .object(message)))
+        if isSnapshotDue(entry) {
+            // The tree as of this batch (copy-on-write: O(1) now); encoded and stored once the batch is durable.
+            entry.snapshotInFlight = true
+            entry.snapshotCopy = entry.tree
+            entry.lastSnapshotVersion = version
+            entry.lastSnapshotTime = clock()
+        }
         if let ackKey {
             entry.acks[ackKey] = version
             entry.ackVersions.append((version, ackKey))
@@ -483,9 +520,15 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             while let first = entry.pending.first, first.version <= version {
                 entry.pending.removeFirst()
                 out += release(id, entry, first)
+                // Snapshots answered meanwhile follow the last batch they show.
+                while let held = entry.held.first, held.version <= first.version {
+                    entry.held.removeFirst()
+                    if entry.subscribers.contains(held.session) { out.append(.send(held.session, held.message)) }
+                }
             }
             entry.durableVersion = max(entry.durableVersion, version)
-            snapshotIfDue(id, entry)
+            storeSnapshot(id, entry)
+            if store == nil { pruneAcks(entry, through: entry.durableVersion - configuration.diffLogLength) }
             return out
         case .failure(let error):
             return rollBack(id, entry, error)
@@ -503,15 +546,22 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             out.append(.send(sub, wants ? p.traced ?? p.plain : p.plain))
         }
         if !entry.subscribers.contains(p.author) && sessions[p.author] != nil { out.append(.send(p.author, p.plain)) }
-        for again in p.resubmitters where sessions[again] != nil { out.append(.send(again, p.plain)) }
+        if !p.resubmitters.isEmpty, case .object(var duplicate) = p.json {
+            duplicate["duplicate"] = true
+            for (again, rid) in p.resubmitters where sessions[again] != nil {
+                out.append(send(again, .object(duplicate), rid: rid))
+            }
+        }
         return out
     }
 
     /// A batch whose (client, seq) was already accepted as `version`: its original diff goes to `s` (once durable),
     /// marked `duplicate`; nothing is applied again.
-    private func resubmitted(_ s: SessionID, _ id: String, _ entry: TreeEntry, version: Int) -> [TransportAction] {
+    private func resubmitted(_ s: SessionID, _ id: String, _ entry: TreeEntry, version: Int, seq: JSON, rid: JSON?)
+        -> [TransportAction]
+    {
         if let i = entry.pending.firstIndex(where: { $0.version == version }) {
-            entry.pending[i].resubmitters.append(s)
+            entry.pending[i].resubmitters.append((s, rid))
             return []
         }
         var original: JSON? = entry.log.last { $0.version == version }?.json
@@ -519,10 +569,25 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             original = try? JSONParser.parse(bytes: stored.diff, maxDepth: 4096)
         }
         guard case .object(var diff)? = original else {
-            return [.send(s, Hub.encode(rejected(id, .null, CanopyError(.storageError, "batch \(version) is no longer available"))))]
+            let gone = CanopyError(.storageError, "this batch was accepted as version \(version), which is no longer available")
+            return [send(s, rejected(id, seq, gone), rid: rid)]
         }
         diff["duplicate"] = true
-        return [.send(s, Hub.encode(.object(diff)))]
+        return [send(s, .object(diff), rid: rid)]
+    }
+
+    /// The version a batch with this (client, seq) was accepted as: from the index of recent batches, else (with a
+    /// store) from the store's log, which also covers batches from before a restart.
+    private func acknowledged(_ id: String, _ entry: TreeEntry, _ key: String, client: String, seq: JSON)
+        throws(CanopyError) -> Int?
+    {
+        if let version = entry.acks[key] { return version }
+        guard let store else { return nil }
+        do {
+            return try store.version(tree: id, client: client, seq: seq.encoded())
+        } catch {
+            throw storageError(error)
+        }
     }
 
     private func probe(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [TransportAction] {
@@ -629,12 +694,20 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     /// refused for `storageRetrySeconds`.
     private func rollBack(_ id: String, _ entry: TreeEntry, _ error: StoreError) -> [TransportAction] {
         logger.error("tree \(id): a commit failed, rolling back to version \(entry.durableVersion): \(error)")
-        storageFailure = ("the daemon cannot store edits right now: \(error.message)", clock() + configuration.storageRetrySeconds)
+        let retry = clock() + configuration.storageRetrySeconds
+        storageFailure = ("the daemon cannot store edits right now: \(error.message)", max(retry, storageFailure?.until ?? 0))
         var out: [TransportAction] = []
         for p in entry.pending {
-            let seq = p.json["seq"] ?? .null
-            let rejection = Hub.encode(rejected(id, seq, storageError(error)))
-            for s in [p.author] + p.resubmitters where sessions[s] != nil { out.append(.send(s, rejection)) }
+            let rejection = rejected(id, p.seq, storageError(error))
+            for (s, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[s] != nil {
+                out.append(send(s, rejection, rid: rid))
+            }
+        }
+        entry.held = []  // every subscriber gets a fresh snapshot below
+        if entry.snapshotCopy != nil {
+            entry.snapshotCopy = nil
+            entry.snapshotInFlight = false
+            entry.lastSnapshotVersion = min(entry.lastSnapshotVersion, entry.durableVersion)
         }
         for ack in entry.ackVersions where ack.version > entry.durableVersion { entry.acks[ack.key] = nil }
         entry.ackVersions.removeAll { $0.version > entry.durableVersion }
@@ -663,43 +736,44 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         return out
     }
 
-    /// Snapshots `entry` when enough batches or time passed since its last snapshot, and nothing waits for a
-    /// commit: a copy of the tree (cheap, copy-on-write) is encoded on the snapshot queue and written after the
-    /// batches before it. Once stored, the resubmission index forgets what the store no longer keeps.
-    private func snapshotIfDue(_ id: String, _ entry: TreeEntry) {
-        let version = entry.tree.version
-        guard let store, !entry.snapshotInFlight, entry.pending.isEmpty, version > entry.lastSnapshotVersion else {
-            if store == nil { pruneAcks(entry, through: version - configuration.diffLogLength) }
-            return
-        }
-        let now = clock()
-        guard version - entry.lastSnapshotVersion >= configuration.snapshotEveryBatches
-            || now - entry.lastSnapshotTime >= Double(configuration.snapshotEverySeconds)
-        else { return }
-        entry.snapshotInFlight = true
-        let previous = entry.lastSnapshotVersion
-        entry.lastSnapshotVersion = version
-        entry.lastSnapshotTime = now
-        let copy = entry.tree
+    /// Whether the batch just applied to `entry` should be snapshotted: enough batches or time since its last
+    /// snapshot, and no snapshot under way.
+    private func isSnapshotDue(_ entry: TreeEntry) -> Bool {
+        guard store != nil, !entry.snapshotInFlight else { return false }
+        return entry.tree.version - entry.lastSnapshotVersion >= configuration.snapshotEveryBatches
+            || clock() - entry.lastSnapshotTime >= Double(configuration.snapshotEverySeconds)
+    }
+
+    /// Once the version of the copy taken by `edit` is durable: encodes it on the snapshot queue, then queues the
+    /// `snapshot` write from the service thread — only if the tree is still the same (not deleted, re-created or
+    /// rolled back meanwhile). Once stored, the in-memory resubmission index keeps only the
+    /// batches after it; `acknowledged` asks the store for older ones.
+    private func storeSnapshot(_ id: String, _ entry: TreeEntry) {
+        guard let store, let schedule, let copy = entry.snapshotCopy, copy.version <= entry.durableVersion else { return }
+        entry.snapshotCopy = nil
+        let version = copy.version
         let epoch = entry.epoch
-        let schedule = self.schedule
         snapshotQueue.async { [self] in
             let bytes = Hub.snapshotBytes(copy)
-            store.enqueue(.snapshot(tree: id, version: version, snapshot: bytes)) { result in
-                schedule? { [self] in
-                    guard trees[id] === entry else { return [] }
-                    entry.snapshotInFlight = false
-                    switch result {
-                    case .success:
-                        // The store keeps the log after its oldest kept snapshot; this index keeps what follows the
-                        // one before this (at least the batches since the latest snapshot).
-                        if entry.epoch == epoch { pruneAcks(entry, through: previous) }
-                    case .failure(let error):
-                        logger.error("tree \(id): snapshot \(version) could not be stored: \(error)")
-                        entry.lastSnapshotVersion = previous
-                    }
+            schedule { [self] in
+                guard trees[id] === entry, entry.epoch == epoch, !entry.deleting else {
+                    if trees[id] === entry { entry.snapshotInFlight = false }
                     return []
                 }
+                store.enqueue(.snapshot(tree: id, version: version, snapshot: bytes)) { result in
+                    schedule { [self] in
+                        guard trees[id] === entry else { return [] }
+                        entry.snapshotInFlight = false
+                        switch result {
+                        case .success:
+                            pruneAcks(entry, through: version)
+                        case .failure(let error):
+                            logger.error("tree \(id): snapshot \(version) could not be stored: \(error)")
+                        }
+                        return []
+                    }
+                }
+                return []
             }
         }
     }
@@ -812,7 +886,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     {
         let id = try treeID(o)
         if let needed { try authorize(s, id, needed, what) }
-        guard let entry = trees[id] else { throw noSuchTree(id) }
+        guard let entry = trees[id], !entry.deleting else { throw noSuchTree(id) }
         return (id, entry)
     }
 
