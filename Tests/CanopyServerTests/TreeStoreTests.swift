@@ -58,6 +58,20 @@ import Testing
         #expect(try reopened.diffs(tree: "a", from: 6, to: 6) == [diff(6, client: "bob", seq: "1")])
     }
 
+    @Test func oneStoreAtATimePerDirectory() throws {
+        let directory = try temporaryDirectory()
+        defer { remove(directory) }
+        let first = try TreeStore(options: StoreOptions(directory: directory))
+        #expect {
+            _ = try TreeStore(options: StoreOptions(directory: directory))
+        } throws: { error in
+            "\(error)".contains("another canopyd is using this data directory") && "\(error)".contains("canopy.db")
+        }
+        first.close()
+        let second = try TreeStore(options: StoreOptions(directory: directory))  // the lock went with the close
+        second.close()
+    }
+
     @Test func aboutDefaultsToAnEmptyObject() throws {
         let directory = try temporaryDirectory()
         defer { remove(directory) }
@@ -425,7 +439,7 @@ import Testing
             .schemaVersion99: "schema version 99 is newer",
             .foreignApplication: "not a Canopy database (application_id 0",
             .emptyFile: "empty (0 bytes)", .foreignSQLiteDatabase: "not a Canopy database (application_id 0",
-            .walWithoutDatabase: "refusing to start an empty store", .directoryMissing: "unable to open",
+            .walWithoutDatabase: "refusing to start an empty store", .directoryMissing: "No such file or directory",
         ][damage]!
         let file = opened + "/canopy.db"
         do {

@@ -16,6 +16,8 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
     private struct Lifecycle {
         var thread: pthread_t?
         var closed = false
+        /// `canopy.lock`, held (flock) while the store is open: one daemon per data directory.
+        var lock: Int32 = -1
     }
 
     /// Opens or creates the database (the directory must exist), sets WAL mode and the durability, checks that it is a
@@ -24,37 +26,64 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
     public init(options: StoreOptions) throws(StoreError) {
         let directory = options.directory
         path = directory.isEmpty || directory.hasSuffix("/") ? directory + "canopy.db" : directory + "/canopy.db"
-        try Self.prepareFile(path, durability: options.durability)
+        let lock = try Self.lockDirectory(path)
+        do throws(StoreError) {
+            try Self.prepareFile(path, durability: options.durability)
 
-        let connection = try SQLiteConnection(file: path, create: false)
-        try StoreSchema.check(connection)
-        let mode = try connection.text("PRAGMA journal_mode = WAL", "setting WAL mode")
-        guard mode == "wal" else {
-            throw StoreError(file: path, message: "cannot switch to WAL mode (journal_mode is \(mode))")
+            let connection = try SQLiteConnection(file: path, create: false)
+            try StoreSchema.check(connection)
+            let mode = try connection.text("PRAGMA journal_mode = WAL", "setting WAL mode")
+            guard mode == "wal" else {
+                throw StoreError(file: path, message: "cannot switch to WAL mode (journal_mode is \(mode))")
+            }
+            try connection.execute(
+                """
+                PRAGMA synchronous = \(options.durability == .fsync ? "FULL" : "OFF");
+                PRAGMA journal_size_limit = \(32 << 20);
+                PRAGMA cache_size = -16384;
+                """, "configuring the connection")
+            if let pages = options.maxPageCount {
+                _ = try connection.text("PRAGMA max_page_count = \(max(1, pages))", "setting max_page_count")
+            }
+            let problems = try connection.rows("PRAGMA quick_check", "checking the database (quick_check)")
+            guard problems == ["ok"] else {
+                // Rows such as "*** in database main ***\nPage 5: btreeInitPage() returns error code 11": one line each.
+                let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+                let shown = lines.prefix(3).joined(separator: "; ")
+                throw StoreError(
+                    file: path,
+                    message: "database disk image is malformed (quick_check: \(shown)\(lines.count > 3 ? "; …" : ""))")
+            }
+            writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots)
+            reader = Locked(try StoreReader(connection: SQLiteConnection(file: path, create: false)))
+            lifecycle = Locked(Lifecycle(lock: lock))
+            let thread = try Self.startThread(writer, file: path)
+            lifecycle.withLock { $0.thread = thread }
+        } catch {
+            Glibc.close(lock)
+            throw error
         }
-        try connection.execute(
-            """
-            PRAGMA synchronous = \(options.durability == .fsync ? "FULL" : "OFF");
-            PRAGMA journal_size_limit = \(32 << 20);
-            PRAGMA cache_size = -16384;
-            """, "configuring the connection")
-        if let pages = options.maxPageCount {
-            _ = try connection.text("PRAGMA max_page_count = \(max(1, pages))", "setting max_page_count")
+    }
+
+    /// Takes `canopy.lock` beside `path` (an exclusive flock, released when the store closes or the process dies),
+    /// so a second daemon on the same data directory stops at start instead of writing the same trees.
+    private static func lockDirectory(_ path: String) throws(StoreError) -> Int32 {
+        let lockPath = String(path.dropLast("canopy.db".count)) + "canopy.lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StoreError(file: path, message: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
-        let problems = try connection.rows("PRAGMA quick_check", "checking the database (quick_check)")
-        guard problems == ["ok"] else {
-            // Rows such as "*** in database main ***\nPage 5: btreeInitPage() returns error code 11": one line each.
-            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
-            let shown = lines.prefix(3).joined(separator: "; ")
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
             throw StoreError(
                 file: path,
-                message: "database disk image is malformed (quick_check: \(shown)\(lines.count > 3 ? "; …" : ""))")
+                message: busy
+                    ? "another canopyd is using this data directory (\(lockPath) is locked)"
+                    : "cannot lock \(lockPath): \(reason)")
         }
-        writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots)
-        reader = Locked(try StoreReader(connection: SQLiteConnection(file: path, create: false)))
-        lifecycle = Locked(Lifecycle())
-        let thread = try Self.startThread(writer, file: path)
-        lifecycle.withLock { $0.thread = thread }
+        return fd
     }
 
     deinit { close() }
@@ -157,6 +186,15 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
         reader.withLock { reader in
             reader?.close()
             reader = nil
+        }
+        // The lock goes with the last connection; when close runs on the writer thread, the thread still finishes
+        // the queue afterwards, so the lock is released then only by process exit or `deinit`.
+        if thread == nil || pthread_equal(thread!, pthread_self()) == 0 {
+            let lock = lifecycle.withLock { state in
+                defer { state.lock = -1 }
+                return state.lock
+            }
+            if lock >= 0 { Glibc.close(lock) }
         }
     }
 
