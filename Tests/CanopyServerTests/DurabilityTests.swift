@@ -7,10 +7,13 @@ import Testing
 /// The built `canopyd` as a process on a data folder: killed with SIGKILL at random moments while writers edit,
 /// restarted, and checked against what was acknowledged before the kill.
 @Suite(.serialized) struct DurabilityTests {
+    /// Snapshots every 100 batches (so the rounds go through many snapshots and compactions), and a log long enough
+    /// (40 snapshots) that the observer, which replays every diff in a debug build and can fall hundreds of versions
+    /// behind on a busy machine, can always fetch what it had not yet received from `history`.
     static let config = """
         [storage]
         snapshot_every_batches = 100
-        keep_snapshots = 3
+        keep_snapshots = 40
         [examples]
         directory = ""
         [log]
