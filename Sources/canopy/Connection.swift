@@ -62,11 +62,7 @@ final class Session {
     /// without that `rid` that arrive meanwhile are passed to `other`.
     @discardableResult
     func request(_ message: JSONObject, other: (JSON) throws -> Void = { _ in }) throws -> JSON {
-        var message = message
-        let rid = JSON.int(Int64(nextRequest))
-        nextRequest += 1
-        message["rid"] = rid
-        client.send(.object(message))
+        let rid = send(message)
         while true {
             let reply = try next()
             if reply["rid"] == rid {
@@ -80,12 +76,8 @@ final class Session {
     /// Sends an `edit` and returns its `diff` (which carries no `rid`: it is the broadcast every subscriber gets);
     /// a `rejected` or `error` reply throws.
     func edit(_ message: JSONObject) throws -> JSON {
-        var message = message
-        let rid = JSON.int(Int64(nextRequest))
-        nextRequest += 1
-        message["rid"] = rid
         let seq = message["seq"] ?? .null
-        client.send(.object(message))
+        let rid = send(message)
         while true {
             let reply = try next()
             switch reply["type"]?.string {
@@ -97,6 +89,16 @@ final class Session {
                 continue
             }
         }
+    }
+
+    /// Sends `message` with a fresh `rid`, which it returns.
+    private func send(_ message: JSONObject) -> JSON {
+        var message = message
+        let rid = JSON.int(Int64(nextRequest))
+        nextRequest += 1
+        message["rid"] = rid
+        client.send(.object(message))
+        return rid
     }
 
     /// The next message from the daemon, waiting at most the timeout.

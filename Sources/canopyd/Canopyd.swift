@@ -133,7 +133,7 @@ struct Canopyd: ParsableCommand {
         var options = StoreOptions(directory: dataDirectory)
         options.durability = configuration.durability
         options.keepSnapshots = configuration.keepSnapshots
-        let firstStart = !FileManager.default.fileExists(atPath: dataDirectory + "/canopy.db")
+        let firstStart = !FileManager.default.fileExists(atPath: TreeStore.databasePath(in: dataDirectory))
         let started = Date()
         let store = try TreeStore(options: options)
         let stored = try store.load()

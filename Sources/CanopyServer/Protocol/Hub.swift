@@ -145,9 +145,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     }
 
     public static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        Double(monotonicNanoseconds()) / 1e9
     }
 
     // MARK: ConnectionHandler

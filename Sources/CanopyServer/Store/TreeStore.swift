@@ -25,7 +25,7 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
     /// (unreadable, truncated, corrupt, not a database, wrong schema) throws a StoreError naming the file.
     public init(options: StoreOptions) throws(StoreError) {
         let directory = options.directory
-        path = directory.isEmpty || directory.hasSuffix("/") ? directory + "canopy.db" : directory + "/canopy.db"
+        path = Self.databasePath(in: directory)
         let lock = try Self.lockDirectory(path)
         do throws(StoreError) {
             try Self.prepareFile(path, durability: options.durability)
@@ -63,6 +63,11 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
             Glibc.close(lock)
             throw error
         }
+    }
+
+    /// The database file of a store kept in `directory`.
+    public static func databasePath(in directory: String) -> String {
+        directory.isEmpty || directory.hasSuffix("/") ? directory + "canopy.db" : directory + "/canopy.db"
     }
 
     /// Takes `canopy.lock` beside `path` (an exclusive flock, released when the store closes or the process dies),
