@@ -78,7 +78,16 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
         guard fd >= 0 else {
             throw StoreError(file: path, message: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        // A lock just released can still be held for a moment by a child process another thread of this process is
+        // spawning (it shares the open file until it execs), so a busy lock is retried for up to two seconds.
+        var status = flock(fd, LOCK_EX | LOCK_NB)
+        var attempts = 0
+        while status != 0 && errno == EWOULDBLOCK && attempts < 40 {
+            usleep(50_000)
+            attempts += 1
+            status = flock(fd, LOCK_EX | LOCK_NB)
+        }
+        guard status == 0 else {
             let busy = errno == EWOULDBLOCK
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
