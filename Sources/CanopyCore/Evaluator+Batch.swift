@@ -160,7 +160,7 @@ extension Evaluator {
             readers[n]![ri].lastValue = value
             let change = ReaderValue(
                 reader: "\(store.ids[Int(n)])#\(m)", node: store.ids[Int(n)], key: store.keys[k].key, value: value)
-            tracer?.events.append(.fire(reader: change.reader, node: change.node, key: change.key, value: value))
+            tracer?.record(.fire(reader: change.reader, node: change.node, key: change.key, value: value))
             changes.append(change)
         }
         pending.removeAll(keepingCapacity: true)

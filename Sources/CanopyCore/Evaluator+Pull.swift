@@ -16,13 +16,16 @@ extension Evaluator {
 
     /// The value of stage `s` of `n`, which must be present; computes or verifies it as needed.
     mutating func pull(_ store: NodeStore, _ n: Slot, _ k: KeyID, stage s: Int) -> JSON {
+        // Each pull is one level of trace depth; untraced, this costs two nil checks.
+        tracer?.depth += 1
+        defer { tracer?.depth -= 1 }
         var modifier: Int? = nil
         if s > 0 {
             let m = Evaluator.modifierIndex(store, n, k, stage: s)
             modifier = m
             if case .preference(let v, _) = store.modifiers.modifier(Int(n), m) {
                 summary.evaluated += 1
-                tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: m))
+                tracer?.record(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: m))
                 return v
             }
         }
@@ -35,13 +38,13 @@ extension Evaluator {
             }
             summary.cached += 1
             if let tracer {
-                tracer.events.append(
+                tracer.record(
                     .cached(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier, value: keys[Int(k)].value[c]))
             }
             return keys[Int(k)].value[c]
         }
         summary.evaluated += 1
-        tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier))
+        tracer?.record(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier))
         let v = s == 0 ? fold(store, n, k) : applyStage(store, n, k, stage: s, modifier: modifier!, cell: c)
         if st == Evaluator.unevaluated || v != keys[Int(k)].value[c] { keys[Int(k)].changedAt[c] = revision }
         keys[Int(k)].value[c] = v
@@ -61,7 +64,9 @@ extension Evaluator {
             if Evaluator.isStage(m, k) {
                 guard case .preference(let v, _) = m else { break }
                 summary.evaluated += 1
-                tracer?.events.append(.eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: j - r.lowerBound))
+                // Traced as the pull it stands in for would be: one level below the reading stage.
+                tracer?.recordOperand(
+                    .eval(node: store.ids[Int(n)], key: store.keys[k].key, modifier: j - r.lowerBound))
                 return v
             }
             j -= 1
@@ -181,14 +186,14 @@ extension Evaluator {
     ) {
         summary.reduces += 1
         guard let tracer, let before else { return }
-        tracer.events.append(
+        tracer.record(
             .reduce(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier, value: before, next: next,
                     result: result))
     }
 
     private mutating func noteSkip(_ store: NodeStore, _ n: Slot, _ k: KeyID, modifier: Int?) {
         summary.skipped += 1
-        tracer?.events.append(.skip(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier))
+        tracer?.recordOperand(.skip(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier))
     }
 
     // MARK: Verification

@@ -316,4 +316,12 @@ struct Evaluator: Sendable {
 /// `@unchecked Sendable`: it lives only for the duration of one evaluation, on the thread running it.
 final class TraceRecorder: @unchecked Sendable {
     var events: [TraceEvent] = []
+    /// Stage computations (`pull`s) under way; 0 between them.
+    var depth = 0
+
+    /// Records an event of the stage being computed (or, outside any, at depth 0).
+    func record(_ kind: TraceEvent.Kind) { events.append(TraceEvent(kind, depth: depth)) }
+
+    /// Records an event about an operand at the depth a pull of it would have: one deeper than the current stage.
+    func recordOperand(_ kind: TraceEvent.Kind) { events.append(TraceEvent(kind, depth: depth + 1)) }
 }

@@ -1,16 +1,30 @@
-/// One step of an evaluation, in execution order (PROTOCOL.md, "Trace"). `modifier` is the index of the modifier
-/// whose stage the event concerns (a writer, transform, background or overlay); `nil` means the node's children fold.
-public enum TraceEvent: Sendable, Equatable {
-    /// A stage was computed (not taken from the cache).
-    case eval(node: String, key: String, modifier: Int?)
-    /// A reduce call; `next` is `nil` when the reducer did not call `nextValue`.
-    case reduce(node: String, key: String, modifier: Int?, value: JSON, next: JSON?, result: JSON)
-    /// A stage's value was reused from the cache.
-    case cached(node: String, key: String, modifier: Int?, value: JSON)
-    /// A present value that was never evaluated because `nextValue` was not called for it.
-    case skip(node: String, key: String, modifier: Int?)
-    /// A reader fired; `value` is `nil` when its content became absent.
-    case fire(reader: String, node: String, key: String, value: JSON?)
+/// One step of an evaluation, in execution order (PROTOCOL.md, "Trace"), with the nesting `depth` it ran at.
+public struct TraceEvent: Sendable, Equatable {
+    /// What happened. `modifier` is the index of the modifier whose stage the event concerns (a writer, transform,
+    /// background or overlay); `nil` means the node's children fold.
+    public enum Kind: Sendable, Equatable {
+        /// A stage was computed (not taken from the cache).
+        case eval(node: String, key: String, modifier: Int?)
+        /// A reduce call; `next` is `nil` when the reducer did not call `nextValue`.
+        case reduce(node: String, key: String, modifier: Int?, value: JSON, next: JSON?, result: JSON)
+        /// A stage's value was reused from the cache.
+        case cached(node: String, key: String, modifier: Int?, value: JSON)
+        /// A present value that was never evaluated because `nextValue` was not called for it.
+        case skip(node: String, key: String, modifier: Int?)
+        /// A reader fired; `value` is `nil` when its content became absent.
+        case fire(reader: String, node: String, key: String, value: JSON?)
+    }
+
+    public var kind: Kind
+    /// How many stage computations were under way: a stage's `eval`/`cached` carries the depth of its own
+    /// computation (1 for the ones a reader asks for, one more for each stage computed inside another); a `reduce`
+    /// that of the stage reducing; a `skip` the depth its operand would have had; a `fire` 0 (docs/engine.md).
+    public var depth: Int
+
+    public init(_ kind: Kind, depth: Int) {
+        self.kind = kind
+        self.depth = depth
+    }
 
     public var json: JSON {
         var o = JSONObject()
@@ -20,7 +34,7 @@ public enum TraceEvent: Sendable, Equatable {
             o["key"] = .string(key)
             if let modifier { o["modifier"] = .int(Int64(modifier)) }
         }
-        switch self {
+        switch kind {
         case .eval(let n, let k, let m):
             common("eval", n, k, m)
         case .reduce(let n, let k, let m, let value, let next, let result):
@@ -42,6 +56,7 @@ public enum TraceEvent: Sendable, Equatable {
             o["present"] = .bool(value != nil)
             if let value { o["value"] = value }
         }
+        o["depth"] = .int(Int64(depth))
         return .object(o)
     }
 }
@@ -78,7 +93,7 @@ public struct Trace: Sendable, Equatable {
     /// The reduce calls as `(value, next)` pairs, `next == nil` for a call that did not evaluate `nextValue`.
     public var reduceCalls: [(value: JSON, next: JSON?)] {
         events.compactMap {
-            if case .reduce(_, _, _, let v, let n, _) = $0 { return (v, n) }
+            if case .reduce(_, _, _, let v, let n, _) = $0.kind { return (v, n) }
             return nil
         }
     }

@@ -253,7 +253,7 @@ extension Canopy {
                     emit("  → " + Format.reader(change, was: was))
                 }
                 if trace, let events = message["trace"]?["events"]?.array {
-                    for event in events { emit("    · " + Format.value(event, limit: 120)) }
+                    for event in events { emit("    · " + Format.traceEvent(event)) }
                 }
             case "clients":
                 emit("clients: \(Format.clients(message["clients"]))")

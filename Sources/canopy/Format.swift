@@ -8,6 +8,15 @@ enum Format {
         return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
+    /// A trace event as compact JSON without its `depth`, indented two spaces per level of it: what a stage computed
+    /// inside another (a reduce's `nextValue`, say) stands further right than that stage's own events.
+    static func traceEvent(_ event: JSON, limit: Int = 120) -> String {
+        guard var object = event.object else { return value(event, limit: limit) }
+        let depth = Int(min(max(object["depth"]?.number ?? 0, 0), 40))
+        object["depth"] = nil
+        return String(repeating: "  ", count: depth) + value(.object(object), limit: limit)
+    }
+
     /// Where an `insert`/`move` puts its node: `at 2`, `after n3`, `before n4`, or `at the end`.
     private static func position(_ op: JSON) -> String {
         if let index = op["index"]?.number { return "at \(Int(index))" }

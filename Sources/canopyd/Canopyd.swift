@@ -47,7 +47,7 @@ struct Canopyd: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Directory of example trees (*.json createTree bodies) loaded at start "
+            "Directory of example trees (*.json createTree bodies) loaded at first start and served at /examples/ "
                 + "(examples.directory; default config/examples).",
             valueName: "dir"))
     var examples: String?
@@ -154,6 +154,8 @@ struct Canopyd: ParsableCommand {
             logger.notice("web directory \(web) not found: serving only /healthz")
             service.webRoot = nil
         }
+        // Served at /examples/ for the inspector's import (an empty index when the directory is missing).
+        service.examplesRoot = configuration.examplesDirectory.isEmpty ? nil : configuration.examplesDirectory
         let loop = try ServiceLoop(configuration: service, handler: hub)
         loop.logger = logger
         hub.attach(store: store) { job in loop.post(job) }

@@ -14,7 +14,8 @@ import Testing
 //   * a from-scratch evaluation by the engine (`evaluateFromScratch`), and
 //   * an independent reference evaluator written here from SEMANTICS.md §3–§6 (values and reduce calls),
 // the batch's `changes` with the readers whose value differs from before the batch, and a traced copy of the tree
-// with the untraced one. A failure names its seed, tree and batch and prints the tree's history.
+// with the untraced one; traces must follow the depth rule (`TraceDepth`, TraceDepthTests.swift). A failure names its
+// seed, tree and batch and prints the tree's history.
 //
 // Debugging (environment variables): DIFF_SEEDS=3,17 runs those seeds only; DIFF_INPROCESS=1 runs them in this process
 // (not one child process per seed); DIFF_LOG=1 prints every batch before applying it; DIFF_STATS=1 prints per-seed
@@ -1127,12 +1128,16 @@ extension Differential {
             }
             let trace = fresh.trace!
             let calls = trace.events.compactMap { e -> Reference.Call? in
-                guard case .reduce(let n, let k, let m, let v, let next, let r) = e else { return nil }
+                guard case .reduce(let n, let k, let m, let v, let next, let r) = e.kind else { return nil }
                 return Reference.Call(node: n, key: k, modifier: m, value: v, next: next, result: r)
             }
             if fresh.summary.reduces != ref.calls.count || calls != ref.calls {
                 fail(label, "from-scratch reduce calls differ from the reference\n\(context())\n"
                     + "  engine (\(fresh.summary.reduces)):    \(calls)\n  reference (\(ref.calls.count)): \(ref.calls)")
+                return nil
+            }
+            if let problem = TraceDepth.check(trace, of: tree).violations.first {
+                fail(label, "from-scratch trace depths: \(problem)\n\(context())")
                 return nil
             }
             return fresh.summary
@@ -1259,7 +1264,7 @@ extension Differential {
                     var counts = TraceSummary()
                     var fires: [ReaderValue] = []
                     for e in trace.events {
-                        switch e {
+                        switch e.kind {
                         case .eval: counts.evaluated += 1
                         case .cached: counts.cached += 1
                         case .skip: counts.skipped += 1
@@ -1277,6 +1282,9 @@ extension Differential {
                     }
                     guard fires == d2.changes else {
                         return fail(label, "trace fire events \(show(fires)) vs changes \(show(d2.changes))\n\(context())")
+                    }
+                    if let problem = TraceDepth.check(trace, of: traced).violations.first {
+                        return fail(label, "trace depths: \(problem)\n\(context())")
                     }
                     guard traced.readers == after, traced.version == tree.version, traced.nodeCount == tree.nodeCount else {
                         return fail(label, "the traced copy's state differs\n\(context())")

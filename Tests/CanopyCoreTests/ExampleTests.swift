@@ -56,7 +56,7 @@ private func R(_ reader: String, _ key: String, _ value: JSON?) -> ReaderValue {
 private func msg(_ priority: Int64, _ content: String) -> JSON { ["priority": .int(priority), "content": .string(content)] }
 
 private func nodeAndKey(_ e: TraceEvent) -> (node: String, key: String) {
-    switch e {
+    switch e.kind {
     case .eval(let n, let k, _), .reduce(let n, let k, _, _, _, _), .cached(let n, let k, _, _), .skip(let n, let k, _),
         .fire(_, let n, let k, _):
         return (n, k)
@@ -66,7 +66,7 @@ private func nodeAndKey(_ e: TraceEvent) -> (node: String, key: String) {
 /// The skip events of `key` as skipped node ids, sorted (readers may be evaluated in any order).
 private func skips(_ trace: Trace, _ key: String) -> [String] {
     trace.events.compactMap {
-        if case .skip(let n, let k, _) = $0, k == key { return n }
+        if case .skip(let n, let k, _) = $0.kind, k == key { return n }
         return nil
     }.sorted()
 }
@@ -78,7 +78,7 @@ private func reduces(_ trace: Trace, _ key: String) -> [String] {
 
 private func reducesInOrder(_ trace: Trace, _ key: String) -> [String] {
     trace.events.compactMap {
-        guard case .reduce(let n, let k, let m, let v, let next, let result) = $0, k == key else { return nil }
+        guard case .reduce(let n, let k, let m, let v, let next, let result) = $0.kind, k == key else { return nil }
         let site = m.map { "\(n)#\($0)" } ?? n
         return "\(site): r(\(v.encoded()), \(next?.encoded() ?? "—")) = \(result.encoded())"
     }
@@ -221,10 +221,10 @@ private func fullTrace(_ tree: Tree) throws -> Trace {
     #expect(!trace.events.contains { ["username-field", "bio-field", "avatar-picker"].contains(nodeAndKey($0).node) })
     #expect(
         !trace.events.contains {
-            if case .eval("profile-section", _, let m) = $0 { return m != 1 }
+            if case .eval("profile-section", _, let m) = $0.kind { return m != 1 }
             return false
         })
-    #expect(trace.events.contains(.eval(node: "profile-section", key: K, modifier: 1)))
+    #expect(trace.events.map(\.kind).contains(.eval(node: "profile-section", key: K, modifier: 1)))
     let e = { (p: Int64, c: String) in msg(p, c).encoded() }
     #expect(
         reduces(trace, K)
@@ -256,8 +256,9 @@ private func fullTrace(_ tree: Tree) throws -> Trace {
     #expect(check.modifiers.contains(.other(kind: "hidden", args: [:])))
 
     let trace = try fullTrace(tree)
-    #expect(trace.events.contains(.eval(node: "card-number-check", key: K, modifier: 0)))
-    #expect(!trace.events.contains { if case .reduce("card-number-field", _, _, _, _, _) = $0 { true } else { false } })
+    #expect(trace.events.map(\.kind).contains(.eval(node: "card-number-check", key: K, modifier: 0)))
+    #expect(
+        !trace.events.contains { if case .reduce("card-number-field", _, _, _, _, _) = $0.kind { true } else { false } })
     let e = { (p: Int64, c: String) in msg(p, c).encoded() }
     // Background first (the reduce's value), overlay second (its nextValue); ties keep the first.
     #expect(
@@ -336,7 +337,7 @@ private func fullTrace(_ tree: Tree) throws -> Trace {
     }
     for event in trace.events {
         let (node, key) = nodeAndKey(event)
-        if case .skip = event { continue }
+        if case .skip = event.kind { continue }
         #expect(!(skippedFor[key]?.contains(node) ?? false), "\(event) is inside a subtree skipped for \(key)")
     }
 

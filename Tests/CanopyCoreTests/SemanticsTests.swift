@@ -38,14 +38,14 @@ private func absent(_ reader: String, key: String = "K") -> ReaderValue {
 /// The readers that fired in a trace, in order.
 private func fires(_ trace: Trace?) -> [ReaderValue] {
     (trace?.events ?? []).compactMap {
-        if case .fire(let reader, let node, let key, let value) = $0 {
+        if case .fire(let reader, let node, let key, let value) = $0.kind {
             return ReaderValue(reader: reader, node: node, key: key, value: value)
         }
         return nil
     }
 }
 
-extension TraceEvent {
+extension TraceEvent.Kind {
     /// The node an event concerns.
     fileprivate var nodeID: String {
         switch self {
@@ -77,7 +77,7 @@ private struct Scratch {
     var readers: [ReaderValue]
     var fires: [ReaderValue]
     var calls: [Call]
-    var events: [TraceEvent]
+    var events: [TraceEvent.Kind]
     var summary: TraceSummary
 }
 
@@ -86,15 +86,15 @@ private func scratch(_ tree: Tree, sourceLocation: SourceLocation = #_sourceLoca
     let (readers, trace, summary) = tree.evaluateFromScratch(trace: true)
     #expect(fires(trace) == readers.filter(\.present), "on creation exactly the present readers fire",
             sourceLocation: sourceLocation)
-    return Scratch(readers: readers, fires: fires(trace), calls: calls(trace), events: trace?.events ?? [],
-                   summary: summary)
+    return Scratch(readers: readers, fires: fires(trace), calls: calls(trace),
+                   events: trace?.events.map(\.kind) ?? [], summary: summary)
 }
 
 /// What an incremental edit fired and computed.
 private struct Edit {
     var changes: [ReaderValue]
     var calls: [Call]
-    var events: [TraceEvent]
+    var events: [TraceEvent.Kind]
     var summary: TraceSummary
 }
 
@@ -105,7 +105,8 @@ private func edit(_ tree: inout Tree, _ ops: [Op], sourceLocation: SourceLocatio
             sourceLocation: sourceLocation)
     #expect(fires(diff.trace) == diff.changes, "the trace's fire events differ from the diff's changes",
             sourceLocation: sourceLocation)
-    return Edit(changes: diff.changes, calls: calls(diff.trace), events: diff.trace?.events ?? [], summary: diff.summary)
+    return Edit(changes: diff.changes, calls: calls(diff.trace), events: diff.trace?.events.map(\.kind) ?? [],
+                summary: diff.summary)
 }
 
 /// `.preference(K, value)`.

@@ -584,7 +584,8 @@ import Testing
         let withoutTrace = try plain.next()
         let events = withTrace["trace"]?["events"]?.array ?? []
         #expect(events.contains(Self.fire(6)))
-        #expect(events.contains { $0["e"] == "reduce" })
+        #expect(events.contains { $0["e"] == "reduce" && ($0["depth"]?.number ?? 0) >= 1 })
+        #expect(events.allSatisfy { $0["depth"]?.isNumber == true })
         #expect(withoutTrace["trace"] == nil)
         #expect(withTrace.removing("trace") == withoutTrace)
 
@@ -599,7 +600,10 @@ import Testing
     }
 
     static func fire(_ value: Int) -> JSON {
-        ["e": "fire", "reader": "root#0", "node": "root", "key": "S", "present": true, "value": .int(Int64(value))]
+        [
+            "e": "fire", "reader": "root#0", "node": "root", "key": "S", "present": true, "value": .int(Int64(value)),
+            "depth": 0,
+        ]
     }
 
     @Test func everyDirectReplyEchoesTheRequestsRid() throws {

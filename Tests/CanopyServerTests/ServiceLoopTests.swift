@@ -1,3 +1,4 @@
+import CanopyCore
 import Foundation
 import Testing
 
@@ -398,7 +399,125 @@ import Testing
         #expect(try TestHTTP.get(port: server.port, path: "/healthz")?.status == 200)
     }
 
+    // MARK: Example trees over HTTP
+
+    @Test func servesAnIndexOfTheExampleTreesSortedByFileWithTreeAndTitle() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let server = try TestServer { $0.examplesRoot = examples.root }
+        defer { server.stop() }
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.headers["x-content-type-options"] == "nosniff")
+        #expect(try JSONParser.parse(bytes: response.body) == TestExamples.index)
+    }
+
+    @Test func theExampleIndexFollowsTheDirectoryFromOneRequestToTheNext() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let server = try TestServer { $0.examplesRoot = examples.root }
+        defer { server.stop() }
+        try examples.write("0-first.json", #"{"tree":"first","title":"Added while running"}"#)
+        try FileManager.default.removeItem(atPath: examples.root + "/b-navigation.json")
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
+        let files = try JSONParser.parse(bytes: response.body).array?.compactMap { $0["file"]?.string }
+        #expect(files == ["0-first.json", "a-laziness.json", "c-untitled.json"])
+    }
+
+    @Test func servesAnExampleFileAsJSON() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let server = try TestServer { $0.examplesRoot = examples.root }
+        defer { server.stop() }
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/a-laziness.json"))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.text == TestExamples.laziness)
+    }
+
+    @Test(arguments: [
+        ("/examples/.hidden.json", 404), ("/examples/notes.txt", 404), ("/examples/missing.json", 404),
+        ("/examples/sub/deep.json", 404), ("/examples/", 404), ("/examples/escape.json", 403),
+    ])
+    func refusesWhatIsNotATopLevelExample(path: String, status: Int) throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let server = try TestServer { $0.examplesRoot = examples.root }
+        defer { server.stop() }
+        #expect(try TestHTTP.get(port: server.port, path: path)?.status == status)
+    }
+
+    @Test(arguments: [
+        "/examples/../Package.swift", "/examples/../secret.json", "/examples/%2e%2e/secret.json",
+        "/examples/%2E%2E/secret.json", "/examples/..%2fsecret.json", "/examples/%252e%252e/secret.json",
+        "/examples/..\\secret.json", "/examples/sub/../../secret.json", "/examples/escape.json",
+    ])
+    func neverServesFilesOutsideTheExamplesDirectory(path: String) throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let site = try TestSite()
+        defer { site.remove() }
+        let server = try TestServer {
+            $0.examplesRoot = examples.root
+            $0.webRoot = site.webRoot
+        }
+        defer { server.stop() }
+        let response = try TestHTTP.get(port: server.port, path: path)
+        if let response {
+            #expect([400, 403, 404].contains(response.status), "status \(response.status) for \(path)")
+            #expect(!response.text.contains(TestExamples.secret))
+        }
+    }
+
+    @Test(arguments: [nil, "/nonexistent/canopy-examples"])
+    func withoutAnExamplesDirectoryTheIndexIsEmpty(directory: String?) throws {
+        let server = try TestServer { $0.examplesRoot = directory }
+        defer { server.stop() }
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.text == "[]")
+        #expect(try TestHTTP.get(port: server.port, path: "/examples/a-laziness.json")?.status == 404)
+    }
+
+    @Test func theWebRootCannotShadowTheExamples() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let site = try TestSite()
+        defer { site.remove() }
+        try FileManager.default.createDirectory(atPath: site.webRoot + "/examples", withIntermediateDirectories: true)
+        try Data("[\"from the web root\"]".utf8).write(to: URL(fileURLWithPath: site.webRoot + "/examples/index.json"))
+        let server = try TestServer {
+            $0.examplesRoot = examples.root
+            $0.webRoot = site.webRoot
+        }
+        defer { server.stop() }
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
+        #expect(try JSONParser.parse(bytes: response.body) == TestExamples.index)
+        #expect(try TestHTTP.get(port: server.port, path: "/index.html")?.status == 200)
+    }
+
     // MARK: Static file resolution and origin checks, without sockets
+
+    @Test func exampleFilesRefuseTraversalThemselves() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let files = ExampleFiles(directory: examples.root + "/sub/..")
+        let root = try #require(files.files?.root)
+        #expect(files.resolve("/examples/a-laziness.json") == .file(path: root + "/a-laziness.json"))
+        #expect(files.resolve("/examples/index.json") == .index(TestExamples.index))
+        for path in ["/examples/../secret.json", "/examples/%2e%2e/secret.json", "/examples/..\\x.json",
+                     "/examples/escape.json"] {
+            #expect(files.resolve(path) == .forbidden, "\(path)")
+        }
+        for path in ["/examples/.hidden.json", "/examples/notes.txt", "/examples/sub/deep.json", "/examples/"] {
+            #expect(files.resolve(path) == .notFound, "\(path)")
+        }
+        #expect(ExampleFiles(directory: nil).resolve("/examples/index.json") == .index([]))
+        #expect(ExampleFiles(directory: examples.root + "/a-laziness.json").files == nil)
+    }
+
 
     @Test func staticFilesRefuseTraversalThemselvesWhateverLwsNormalizes() throws {
         let site = try TestSite()
@@ -663,6 +782,46 @@ struct TestSite {
             try Data(content.utf8).write(to: url)
         }
         try manager.createSymbolicLink(atPath: webRoot + "/escape.txt", withDestinationPath: directory + "/secret.txt")
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+/// A temporary examples directory: three examples (one without a title), files the index leaves out (broken JSON,
+/// no `tree`, hidden, not `.json`, in a subfolder, a symlink out of the directory), next to a secret example.
+struct TestExamples {
+    static let secret = "TOP-SECRET-EXAMPLE"
+    static let laziness = #"{"tree":"laziness","title":"Laziness","keys":[],"root":{"id":"root","type":"Root"}}"#
+    static let index: JSON = [
+        ["file": "a-laziness.json", "tree": "laziness", "title": "Laziness"],
+        ["file": "b-navigation.json", "tree": "navigation", "title": "Navigation overrides"],
+        ["file": "c-untitled.json", "tree": "untitled"],
+    ]
+    let directory: String
+    var root: String { directory + "/examples" }
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "canopy-examples-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        let files = [
+            "a-laziness.json": Self.laziness,
+            "b-navigation.json": #"{"tree":"navigation","title":"Navigation overrides"}"#,
+            "c-untitled.json": #"{"tree":"untitled","title":""}"#,
+            "broken.json": #"{"tree":"broken","#,
+            "no-tree.json": #"{"title":"No tree"}"#,
+            "array.json": #"["tree"]"#,
+            ".hidden.json": #"{"tree":"hidden"}"#,
+            "notes.txt": #"{"tree":"notes"}"#,
+            "sub/deep.json": #"{"tree":"deep"}"#,
+            "../secret.json": #"{"tree":"secret","title":"\#(Self.secret)"}"#,
+        ]
+        for (name, content) in files { try write(name, content) }
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/escape.json", withDestinationPath: directory + "/secret.json")
+    }
+
+    func write(_ name: String, _ content: String) throws {
+        try Data(content.utf8).write(to: URL(fileURLWithPath: root + "/" + name))
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: directory) }

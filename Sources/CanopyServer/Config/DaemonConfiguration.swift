@@ -18,7 +18,8 @@ public struct DaemonConfiguration: Sendable {
     public var durability = Durability.fsync
     /// Snapshots kept per tree (the log after the oldest kept one is kept too).
     public var keepSnapshots = 2
-    /// Directory of example trees (`*.json` createTree bodies) loaded at start; empty loads none.
+    /// Directory of example trees (`*.json` createTree bodies) loaded at first start and served at `/examples/`;
+    /// empty loads and serves none.
     public var examplesDirectory = "config/examples"
     public var logLevel: Logger.Level = .info
 

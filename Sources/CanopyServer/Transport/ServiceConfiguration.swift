@@ -13,6 +13,9 @@ public struct ServiceConfiguration: Sendable {
     public var port = 0
     /// Directory served at `/` (its `index.html` for `/`); nil serves nothing but `/healthz`.
     public var webRoot: String? = nil
+    /// Directory of example trees served read-only at `/examples/` (its `*.json` files and a generated
+    /// `index.json`); nil, or a directory that does not exist, serves an empty index.
+    public var examplesRoot: String? = nil
     /// Largest incoming message after reassembly; a bigger one closes the session with 1009.
     public var maxMessageBytes = 1 << 20
     /// Bytes queued to one session and not yet written; going over closes the session with 1008. A single message

@@ -9,7 +9,8 @@ private func serviceLoop(of wsi: OpaquePointer?) -> ServiceLoop? {
     return Unmanaged<ServiceLoop>.fromOpaque(user).takeUnretainedValue()
 }
 
-/// protocols[0]: plain HTTP requests (`/healthz`, static files) and upgrade requests on kept-alive connections.
+/// protocols[0]: plain HTTP requests (`/healthz`, examples, static files) and upgrade requests on kept-alive
+/// connections.
 func canopyHTTPCallback(
     _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
     _ input: UnsafeMutableRawPointer?, _ length: Int

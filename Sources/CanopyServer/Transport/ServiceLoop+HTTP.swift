@@ -1,6 +1,8 @@
 import CLibWebSockets
+import CanopyCore
 
-/// HTTP on the WebSocket port: `GET /healthz`, static files from the web root, and which upgrades are allowed.
+/// HTTP on the WebSocket port: `GET /healthz`, the example trees at `/examples/`, static files from the web root, and
+/// which upgrades are allowed.
 extension ServiceLoop {
     /// LWS_CALLBACK_HTTP: answers one request. `path` is the request path as lws decoded it, without the query.
     func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
@@ -12,6 +14,19 @@ extension ServiceLoop {
         if path == ServiceConfiguration.webSocketPath {
             return respond(wsi, status: 426, text: "WebSocket upgrade required\n")
         }
+        // Before the web root: a web root holding an `examples` folder must not shadow the examples.
+        if path.hasPrefix(ExampleFiles.prefix) {
+            switch examples.resolve(path) {
+            case .index(let list):
+                return respond(wsi, status: 200, body: Array(list.encoded().utf8), contentType: "application/json")
+            case .file(let file):
+                return serveFile(wsi, file, contentType: "application/json")
+            case .forbidden:
+                return respond(wsi, status: 403, text: "forbidden\n")
+            case .notFound:
+                return respond(wsi, status: 404, text: "not found\n")
+            }
+        }
         guard let files else { return respond(wsi, status: 404, text: "not found\n") }
         switch files.resolve(path) {
         case .forbidden:
@@ -19,11 +34,15 @@ extension ServiceLoop {
         case .notFound:
             return respond(wsi, status: 404, text: "not found\n")
         case .file(let file, let contentType):
-            // lws streams the file (headers, then the body in pieces as the socket takes them).
-            let status = lws_serve_http_file(wsi, file, contentType, nil, 0)
-            if status < 0 || (status > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
-            return 0
+            return serveFile(wsi, file, contentType: contentType)
         }
+    }
+
+    /// Streams a file: lws writes the headers, then the body in pieces as the socket takes them.
+    private func serveFile(_ wsi: OpaquePointer, _ file: String, contentType: String) -> Int32 {
+        let status = lws_serve_http_file(wsi, file, contentType, nil, 0)
+        if status < 0 || (status > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+        return 0
     }
 
     /// LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: only WebSocket upgrades, only on `/ws`, only for `canopy.v1` or no
@@ -69,10 +88,17 @@ extension ServiceLoop {
         return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A complete plain-text response: headers (with lws's security headers when configured) and body; `completing`
-    /// also ends the HTTP transaction (not for upgrade refusals, where lws does it).
+    /// A complete plain-text response; see `respond(_:status:body:contentType:completing:)`.
     private func respond(_ wsi: OpaquePointer, status: UInt32, text: String, completing: Bool = true) -> Int32 {
-        let body = Array(text.utf8)
+        respond(
+            wsi, status: status, body: Array(text.utf8), contentType: "text/plain; charset=utf-8", completing: completing)
+    }
+
+    /// A complete response held in memory: headers (with lws's security headers when configured) and body;
+    /// `completing` also ends the HTTP transaction (not for upgrade refusals, where lws does it).
+    private func respond(
+        _ wsi: OpaquePointer, status: UInt32, body: [UInt8], contentType: String, completing: Bool = true
+    ) -> Int32 {
         let pre = canopy_lws_pre()
         let headerRoom = 2048
         var buffer = [UInt8](repeating: 0, count: pre + max(headerRoom, body.count))
@@ -82,7 +108,7 @@ extension ServiceLoop {
             let end = start + headerRoom - 1
             guard
                 lws_add_http_common_headers(
-                    wsi, status, "text/plain; charset=utf-8", lws_filepos_t(body.count), &cursor, end) == 0,
+                    wsi, status, contentType, lws_filepos_t(body.count), &cursor, end) == 0,
                 lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
             else { return false }
             // The headers are written; the same space now carries the body (LWS_PRE still in front of it).

@@ -8,7 +8,8 @@ import Logging
 #endif
 
 /// The daemon's libwebsockets service loop: one context and vhost serving WebSocket sessions on `/ws` (subprotocol
-/// `canopy.v1`, or none) and HTTP on the same port (`/healthz` and static files from the web root).
+/// `canopy.v1`, or none) and HTTP on the same port (`/healthz`, the example trees at `/examples/` and static files from
+/// the web root).
 ///
 /// `run()` services lws on the calling thread, which becomes the service thread: every `ConnectionHandler` call,
 /// every session and every lws call happens there. Other threads only `post` work and `stop`.
@@ -32,6 +33,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
 
     private let handler: any ConnectionHandler
     let files: StaticFiles?
+    let examples: ExampleFiles
     let originPolicy: OriginPolicy
     private let mailbox = LoopMailbox()
     private let memory: LibWebSocketsSetup
@@ -48,6 +50,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         self.configuration = configuration
         self.handler = handler
         files = try configuration.webRoot.map { root throws(ServiceLoopError) in try StaticFiles(webRoot: root) }
+        examples = ExampleFiles(directory: configuration.examplesRoot)
         originPolicy = OriginPolicy(
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
         memory = LibWebSocketsSetup(configuration)
