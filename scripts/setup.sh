@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Installs what the build and tests need and is missing. Safe to run repeatedly.
+# Installs what the build needs and is missing; with --test also what the tests need (Chromium, chromedriver,
+# Selenium and websockets for the end-to-end and browser tests). Safe to run repeatedly.
 set -euo pipefail
+
+for_tests=false
+[ "${1:-}" = "--test" ] && for_tests=true
 
 swift_bin=${SWIFT_BIN:-/opt/swift/usr/bin}
 if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
@@ -10,6 +14,8 @@ fi
 
 # Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
 packages=(pkg-config libjson-c-dev libwebsockets-dev libsqlite3-dev)
+# The inspector's browser tests drive a real headless Chromium.
+$for_tests && packages+=(chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -22,8 +28,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
 
-# Python packages the end-to-end tests use.
-if ! python3 -c "import websockets" >/dev/null 2>&1; then
-    echo "setup: installing the Python package websockets"
-    python3 -m pip install -q websockets
+# Python packages the end-to-end and browser tests use.
+if $for_tests; then
+    for module in websockets selenium; do
+        if ! python3 -c "import $module" >/dev/null 2>&1; then
+            echo "setup: installing the Python package $module"
+            python3 -m pip install -q "$module"
+        fi
+    done
 fi

@@ -1,0 +1,319 @@
+// The side panel's tabs. Each `render…(el, ctx)` redraws one tab from the app's state; edits go out through
+// `ctx.edit(ops)`, and the daemon's diff (or rejection) is what changes the view.
+
+import { h, fill, short, pretty, parseJSON } from './dom.mjs';
+import { compact } from './reduceorder.mjs';
+
+const REDUCERS = ['last', 'first', 'sum', 'max', 'min', 'and', 'or', 'append', 'merge', 'firstNonNull', 'priority', 'nest'];
+
+// The key last chosen in a form, so that redraws (after every diff) keep it.
+let formKey = null;
+
+/** A key picker for a form; starts at the key last chosen in any form, else the toolbar's key. */
+function keySelect(replica, id, toolbarKey) {
+    const keys = [...replica.keys.keys()];
+    const chosen = keys.includes(formKey) ? formKey : toolbarKey;
+    return h('select', { id, onchange: (event) => (formKey = event.target.value) },
+        keys.map((k) => h('option', { value: k, selected: k === chosen }, k)));
+}
+
+/** Runs `action`, turning a thrown error (bad JSON typed by the user) into a message instead of an edit. */
+function guarded(ctx, action) {
+    return (event) => {
+        event?.preventDefault?.();
+        try {
+            action();
+        } catch (error) {
+            ctx.toast(error.message, 'error');
+        }
+    };
+}
+
+function newId(replica, type) {
+    const base = type.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'node';
+    for (;;) {
+        const id = `${base}-${Math.random().toString(36).slice(2, 6)}`;
+        if (!replica.node(id)) return id;
+    }
+}
+
+// MARK: Node
+
+export function renderNode(el, ctx) {
+    const { state } = ctx;
+    const replica = state.replica;
+    if (!replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const node = state.selected && replica.node(state.selected);
+    if (!node) return fill(el, h('p', { class: 'empty' }, 'Select a node in the tree to see and edit it.'));
+
+    const modifiers = replica.toJSON(node.id).modifiers || [];
+    const setModifiers = (list) => ctx.edit([{ op: 'setModifiers', node: node.id, modifiers: list }]);
+    const hostKind = node.attach ? replica.node(node.attach.host).modifiers[node.attach.index].kind : null;
+    const parent = node.parent ? replica.node(node.parent) : null;
+    const at = parent ? parent.children.indexOf(node.id) : -1;
+
+    const propsArea = h('textarea', { id: 'props-editor', rows: 5, spellcheck: false }, pretty(node.props));
+    const prefKey = keySelect(replica, 'pref-key', state.key);
+    const prefValue = h('input', { id: 'pref-value', placeholder: 'value (JSON), e.g. 1 or "text"' });
+    const readerKey = keySelect(replica, 'reader-key', state.key);
+    const childType = h('input', { id: 'child-type', value: 'Text', placeholder: 'type' });
+    const childId = h('input', { id: 'child-id', placeholder: 'id (optional)' });
+    const probeKey = keySelect(replica, 'probe-key', state.key);
+    const probeOut = h('output', { id: 'probe-out' });
+
+    fill(
+        el,
+        h('h3', {}, h('span', { class: 'type' }, node.type), ' ', h('span', { class: 'id' }, node.id)),
+        hostKind ? h('p', { class: 'note' }, `Attached as the ${hostKind} of ${node.attach.host}.`) : null,
+        h(
+            'div',
+            { class: 'button-row' },
+            h('button', { type: 'button', id: 'move-up', disabled: !parent || at <= 0, onclick: () => ctx.edit([{ op: 'move', node: node.id, parent: parent.id, before: parent.children[at - 1] }]) }, '↑ Up'),
+            h('button', { type: 'button', id: 'move-down', disabled: !parent || at >= parent.children.length - 1, onclick: () => ctx.edit([{ op: 'move', node: node.id, parent: parent.id, after: parent.children[at + 1] }]) }, '↓ Down'),
+            h('button', { type: 'button', id: 'move-out', disabled: !parent || !parent.parent, onclick: () => ctx.edit([{ op: 'move', node: node.id, parent: parent.parent, after: parent.id }]) }, '← Out'),
+            h('button', { type: 'button', id: 'move-in', disabled: !parent || at <= 0, onclick: () => ctx.edit([{ op: 'move', node: node.id, parent: parent.children[at - 1] }]) }, '→ In'),
+            h('button', { type: 'button', id: 'remove-node', class: 'danger', disabled: !parent, onclick: () => confirm(`Remove ${node.id} and everything inside it?`) && ctx.edit([{ op: 'remove', node: node.id }]) }, 'Remove'),
+        ),
+
+        h('h4', {}, 'Props'),
+        propsArea,
+        h('button', {
+            type: 'button', id: 'save-props',
+            onclick: guarded(ctx, () => {
+                const next = parseJSON(propsArea.value, 'props');
+                if (typeof next !== 'object' || next === null || Array.isArray(next)) throw new Error('props must be a JSON object');
+                const changes = { ...next };
+                for (const k of Object.keys(node.props)) if (!(k in next)) changes[k] = null;
+                ctx.edit([{ op: 'setProps', node: node.id, props: changes }]);
+            }),
+        }, 'Save props'),
+
+        h('h4', {}, 'Modifiers (innermost first)'),
+        modifiers.length
+            ? h('ol', { class: 'modifiers' }, modifiers.map((m, i) => h(
+                'li', {},
+                h('code', {}, describeModifier(m)),
+                m.kind === 'onPreferenceChange' ? h('span', { class: 'reader-value' }, ` → ${readerText(replica, `${node.id}#${i}`)}`) : null,
+                h('span', { class: 'button-row inline' },
+                    h('button', { type: 'button', class: 'icon', title: 'move inward', disabled: i === 0, onclick: () => setModifiers(swap(modifiers, i, i - 1)) }, '↑'),
+                    h('button', { type: 'button', class: 'icon', title: 'move outward', disabled: i === modifiers.length - 1, onclick: () => setModifiers(swap(modifiers, i, i + 1)) }, '↓'),
+                    h('button', { type: 'button', class: 'icon danger', title: 'remove this modifier', onclick: () => setModifiers(modifiers.filter((_, j) => j !== i)) }, '✕'),
+                ),
+            )))
+            : h('p', { class: 'note' }, 'none'),
+
+        h('h4', {}, 'Preference'),
+        replica.keys.size ? h('form', {
+            class: 'stack', id: 'pref-form',
+            onsubmit: guarded(ctx, () => ctx.edit([{ op: 'setPreference', node: node.id, key: prefKey.value, value: parseJSON(prefValue.value, 'the value') }])),
+        }, prefKey, prefValue, h('button', { type: 'submit' }, 'Set'),
+        h('button', { type: 'button', id: 'remove-pref', onclick: () => ctx.edit([{ op: 'removePreference', node: node.id, key: prefKey.value }]) }, 'Remove')) : h('p', { class: 'note' }, 'Declare a key first (Keys tab).'),
+
+        replica.keys.size ? h('form', {
+            class: 'stack', id: 'reader-form',
+            onsubmit: guarded(ctx, () => setModifiers([...modifiers, { kind: 'onPreferenceChange', key: readerKey.value }])),
+        }, h('span', {}, 'Reader of'), readerKey, h('button', { type: 'submit' }, 'Add reader')) : null,
+
+        replica.keys.size ? h('form', {
+            class: 'stack', id: 'probe-form',
+            onsubmit: guarded(ctx, async () => {
+                try {
+                    const v = await ctx.state.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
+                    probeOut.textContent = v.present ? `= ${JSON.stringify(v.value)} (v${v.version})` : `absent (v${v.version})`;
+                } catch (error) {
+                    probeOut.textContent = error.message;
+                }
+            }),
+        }, h('span', {}, 'Probe'), probeKey, h('button', { type: 'submit' }, 'Evaluate here'), probeOut) : null,
+
+        h('h4', {}, 'Add a child'),
+        h('form', {
+            class: 'stack', id: 'child-form',
+            onsubmit: guarded(ctx, () => {
+                const type = childType.value.trim();
+                if (!type) throw new Error('a child needs a type');
+                const id = childId.value.trim() || newId(replica, type);
+                ctx.edit([{ op: 'insert', parent: node.id, node: { id, type } }]);
+                childId.value = '';
+            }),
+        }, childType, childId, h('button', { type: 'submit' }, 'Add child')),
+    );
+}
+
+function swap(list, i, j) {
+    const copy = list.slice();
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+    return copy;
+}
+
+function describeModifier(m) {
+    switch (m.kind) {
+        case 'preference': return `.preference(${m.key}, ${JSON.stringify(m.value)})`;
+        case 'transformPreference': return `.transformPreference(${m.key}, ${JSON.stringify(m.transform)})`;
+        case 'onPreferenceChange': return `.onPreferenceChange(${m.key})`;
+        case 'background':
+        case 'overlay': return `.${m.kind} { ${m.node.type} ${m.node.id} }`;
+        default: return `.${m.kind}(${m.args ? JSON.stringify(m.args) : ''})`;
+    }
+}
+
+function readerText(replica, reader) {
+    const v = replica.readerValues.get(reader);
+    return v?.present ? JSON.stringify(v.value) : 'never fired / absent';
+}
+
+// MARK: Reduce order
+
+export function renderOrder(el, ctx) {
+    const { state, calls, traceVersion } = ctx;
+    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const entry = traceVersion === null ? null : state.traces.get(traceVersion);
+    const header = h('p', { class: 'note', id: 'order-version' },
+        traceVersion === null ? 'No traced evaluation yet.'
+            : entry ? `Evaluation of v${traceVersion}${entry.full ? ' — full evaluation, as at subscribe' : ' — incremental, after that version\'s edit'}`
+                : `No trace for v${traceVersion}: it was applied before this page connected (the log keeps diffs, not traces).`,
+        state.version !== null ? h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest') : null,
+    );
+    if (!entry) return fill(el, header);
+    const s = entry.trace.summary || {};
+    const summary = h('p', { class: 'summary' },
+        `${s.evaluated ?? 0} evaluated · ${s.cached ?? 0} cached · ${s.skipped ?? 0} skipped · ${s.reduces ?? 0} reduce calls`,
+        state.key ? ` — showing ${state.key} only` : ' — all keys (pick one in the toolbar to narrow)');
+    const fires = entry.trace.events.filter((e) => e.e === 'fire' && (!state.key || e.key === state.key));
+    const n = calls.calls.length;
+    const step = Math.min(state.step, Math.max(0, n - 1));
+    const index = new Map(calls.calls.map((c, i) => [c, i]));
+
+    const item = (call) => {
+        const e = call.event;
+        const i = index.get(call);
+        return h('li', { class: i === step ? 'call current' : 'call', dataset: { step: i, node: e.node } },
+            h('div', { class: 'call-line', onclick: () => ctx.setStep(i) },
+                h('span', { class: 'step-no' }, `${i + 1}`),
+                h('span', { class: 'id' }, e.node + (e.modifier !== undefined ? ` @${e.modifier}` : '')),
+                state.key ? null : h('span', { class: 'chip key' }, e.key),
+                h('code', { class: 'reduce' }, `r(${compact(e.value)}, `,
+                    e.nextEvaluated ? h('span', { class: 'next' }, compact(e.next)) : h('span', { class: 'not-evaluated' }, 'not evaluated'),
+                    `) → ${compact(e.result)}`)),
+            call.children.length ? h('ol', { class: 'calls nested' }, call.children.map(item)) : null);
+    };
+
+    fill(
+        el,
+        header,
+        summary,
+        n ? h('div', { class: 'stepper' },
+            h('button', { type: 'button', id: 'step-first', title: 'first call (Home)', onclick: () => ctx.setStep(0) }, '|◀'),
+            h('button', { type: 'button', id: 'step-prev', title: 'previous call (←)', onclick: () => ctx.setStep(step - 1) }, '◀'),
+            h('input', { type: 'range', id: 'step-slider', min: 0, max: n - 1, value: step, oninput: (event) => ctx.setStep(Number(event.target.value)) }),
+            h('button', { type: 'button', id: 'step-next', title: 'next call (→)', onclick: () => ctx.setStep(step + 1) }, '▶'),
+            h('button', { type: 'button', id: 'step-last', title: 'last call (End)', onclick: () => ctx.setStep(n - 1) }, '▶|'),
+            h('span', { id: 'step-label' }, `call ${step + 1} of ${n}`))
+            : h('p', { class: 'note' }, 'No reduce calls: every fold had at most one present value, or nothing was requested.'),
+        h('ol', { class: 'calls', id: 'reduce-calls' }, calls.roots.map(item)),
+        fires.length ? h('h4', {}, 'Readers fired') : null,
+        fires.length ? h('ul', { class: 'fires' }, fires.map((f) => h('li', {}, h('span', { class: 'id' }, f.reader), ` ${f.key} = `, f.present ? h('code', {}, JSON.stringify(f.value)) : h('em', {}, 'absent')))) : null,
+    );
+    el.querySelector('.call.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+// MARK: Readers
+
+export function renderReaders(el, ctx) {
+    const { state } = ctx;
+    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const readers = state.replica.readers();
+    if (!readers.length) return fill(el, h('p', { class: 'empty' }, 'This tree has no readers (onPreferenceChange): nothing is evaluated.'));
+    fill(el, h('table', { class: 'grid', id: 'readers-table' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'reader'), h('th', {}, 'key'), h('th', {}, 'value'), h('th', {}, 'fired at'))),
+        h('tbody', {}, readers.map((r) => {
+            const history = state.readerHistory.get(r.reader) || [];
+            return h('tr', { dataset: { reader: r.reader }, class: r.node === state.selected ? 'selected' : '', onclick: () => ctx.select(r.node) },
+                h('td', { class: 'id' }, r.reader),
+                h('td', {}, r.key),
+                h('td', { class: 'value' }, r.present ? short(r.value, 60) : h('em', {}, 'absent')),
+                h('td', { class: 'history' }, history.slice(-8).map((e) => h('span', { class: 'fire', title: e.present ? JSON.stringify(e.value) : 'absent' }, `v${e.version}: ${e.present ? short(e.value, 16) : '∅'}`)),
+                    history.length > 8 ? h('span', { class: 'note' }, ` (+${history.length - 8} earlier)`) : null));
+        }))));
+}
+
+// MARK: Timeline
+
+export function renderTimeline(el, ctx) {
+    const { state } = ctx;
+    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const names = new Map(state.clients.map((c) => [c.session, c.client]));
+    const versions = [...state.diffs.keys()].sort((a, b) => b - a).slice(0, 300);
+    const lanes = [];
+    for (const v of versions) if (!lanes.includes(state.diffs.get(v).author)) lanes.push(state.diffs.get(v).author);
+    lanes.sort();
+    const selected = state.version !== null ? state.diffs.get(state.version) : null;
+    fill(
+        el,
+        selected ? diffDetails(selected, ctx) : h('p', { class: 'note' }, 'Select a version to see its diff, its reduce order and its laziness.'),
+        versions.length ? h('table', { class: 'grid timeline', id: 'timeline' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'v'), lanes.map((s) => h('th', { title: s }, names.get(s) ? `${names.get(s)} (${s})` : s)))),
+            h('tbody', {}, versions.map((v) => {
+                const d = state.diffs.get(v);
+                return h('tr', { class: v === state.version ? 'selected' : '', dataset: { version: v }, onclick: () => ctx.selectVersion(v === state.version ? null : v) },
+                    h('td', {}, String(v)),
+                    lanes.map((s) => h('td', {}, s === d.author ? h('span', { class: 'entry', title: JSON.stringify(d.ops) },
+                        `#${d.seq} ${d.ops.map((o) => o.op).join(', ')}${d.changes.length ? ` · ${d.changes.length} fired` : ''}`) : '')));
+            })))
+            : h('p', { class: 'empty' }, `No edits since version 0 in what the log keeps (now v${state.replica.version}).`),
+    );
+}
+
+function diffDetails(d, ctx) {
+    const { state } = ctx;
+    const beforeOf = (c) => {
+        if (d.before?.has(c.reader)) return d.before.get(c.reader);
+        const list = state.readerHistory.get(c.reader) || [];
+        let last = null;
+        for (const e of list) if (e.version < d.version) last = e;
+        return last;
+    };
+    const valueText = (v) => (v === null || v === undefined ? '—' : v.present ? JSON.stringify(v.value) : 'absent');
+    return h('section', { class: 'diff-details', id: 'diff-details' },
+        h('h4', {}, `v${d.version} by ${d.author} (seq ${d.seq})`,
+            h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest')),
+        h('ol', { class: 'ops' }, d.ops.map((op) => h('li', {}, h('code', {}, JSON.stringify(op))))),
+        d.changes.length
+            ? h('table', { class: 'grid' },
+                h('thead', {}, h('tr', {}, h('th', {}, 'reader'), h('th', {}, 'before'), h('th', {}, 'after'))),
+                h('tbody', {}, d.changes.map((c) => h('tr', {},
+                    h('td', { class: 'id' }, c.reader),
+                    h('td', { class: 'before' }, valueText(beforeOf(c))),
+                    h('td', { class: 'after' }, c.present ? JSON.stringify(c.value) : 'absent')))))
+            : h('p', { class: 'note' }, 'No reader fired.'));
+}
+
+// MARK: Clients
+
+export function renderClients(el, ctx) {
+    const { state, session } = ctx;
+    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    fill(el,
+        h('p', { class: 'note' }, `${state.clients.length} subscribed to ${state.replica.tree}, updated live.`),
+        h('ul', { class: 'clients', id: 'clients' }, state.clients.map((c) => h('li', { dataset: { session: c.session } },
+            h('span', { class: 'id' }, c.session), ' ', c.client || '(no name)', c.session === session ? h('em', {}, ' — this page') : null))));
+}
+
+// MARK: Keys
+
+export function renderKeys(el, ctx) {
+    const { state } = ctx;
+    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const name = h('input', { id: 'key-name', placeholder: 'key name', required: true });
+    const reducer = h('select', { id: 'key-reducer' }, REDUCERS.map((r) => h('option', { value: r }, r)));
+    const defaultValue = h('input', { id: 'key-default', placeholder: 'default (JSON)', value: '0' });
+    fill(el,
+        h('table', { class: 'grid', id: 'keys-table' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'reducer'), h('th', {}, 'default'))),
+            h('tbody', {}, [...state.replica.keys.values()].map((k) => h('tr', {}, h('td', {}, k.key), h('td', {}, k.reducer), h('td', {}, JSON.stringify(k.default)))))),
+        h('form', {
+            class: 'stack', id: 'key-form',
+            onsubmit: guarded(ctx, () => ctx.edit([{ op: 'declareKey', key: name.value.trim(), reducer: reducer.value, default: parseJSON(defaultValue.value, 'the default') }])),
+        }, name, reducer, defaultValue, h('button', { type: 'submit' }, 'Declare key')));
+}
+
