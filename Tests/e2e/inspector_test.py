@@ -314,6 +314,13 @@ def scenario(d, daemon, artifacts):
     check("page replica equals the daemon's snapshot after import",
           json.loads(replica_json(d))["root"] == canonical(snap["root"]))
     d.save_screenshot(os.path.join(artifacts, "01-imported.png"))
+    # The README's picture: the pristine example, coloured by CanCheckout, with its reduce order.
+    d.get(base + "#tree=laziness&key=CanCheckout&tab=order")
+    d.refresh()
+    wait_until(lambda: d.find_elements(By.CSS_SELECTOR, "#reduce-calls .call") and row(d, "place-order-button"))
+    click(d, "#step-next")
+    time.sleep(0.2)
+    d.save_screenshot(os.path.join(artifacts, "inspector.png"))
 
     # An edit by a separate client appears within a second.
     started = time.monotonic()
@@ -555,10 +562,6 @@ def reduce_order(d, bob, base, artifacts):
     check("stepping through a nested call highlights the inner node first (it completes first)",
           wait_until(lambda: "current-call" in (row(d, "group").get_attribute("class") or "")))
     d.save_screenshot(os.path.join(artifacts, "03-reduce-order.png"))
-    d.get(base + "#tree=laziness&key=CanCheckout&tab=order")
-    d.refresh()
-    wait_until(lambda: d.find_elements(By.CSS_SELECTOR, "#reduce-calls .call"))
-    d.save_screenshot(os.path.join(artifacts, "inspector.png"))
 
 
 def timeline_and_readers(d, bob, base, artifacts):

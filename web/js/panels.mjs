@@ -242,7 +242,6 @@ export function renderReaders(el, ctx) {
 export function renderTimeline(el, ctx) {
     const { state } = ctx;
     if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
-    const names = new Map(state.clients.map((c) => [c.session, c.client]));
     const versions = [...state.diffs.keys()].sort((a, b) => b - a).slice(0, 300);
     const lanes = [];
     for (const v of versions) if (!lanes.includes(state.diffs.get(v).author)) lanes.push(state.diffs.get(v).author);
@@ -252,7 +251,7 @@ export function renderTimeline(el, ctx) {
         el,
         selected ? diffDetails(selected, ctx) : h('p', { class: 'note' }, 'Select a version to see its diff, its reduce order and its laziness.'),
         versions.length ? h('table', { class: 'grid timeline', id: 'timeline' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'v'), lanes.map((s) => h('th', { title: s }, names.get(s) ? `${names.get(s)} (${s})` : s)))),
+            h('thead', {}, h('tr', {}, h('th', {}, 'v'), lanes.map((s) => h('th', { title: s }, authorName(state, s))))),
             h('tbody', {}, versions.map((v) => {
                 const d = state.diffs.get(v);
                 return h('tr', { class: v === state.version ? 'selected' : '', dataset: { version: v }, onclick: () => ctx.selectVersion(v === state.version ? null : v) },
@@ -262,6 +261,12 @@ export function renderTimeline(el, ctx) {
             })))
             : h('p', { class: 'empty' }, `No edits since version 0 in what the log keeps (now v${state.replica.version}).`),
     );
+}
+
+/** A session with its client name when it is (still) connected. */
+function authorName(state, session) {
+    const name = state.clients.find((c) => c.session === session)?.client;
+    return name ? `${name} (${session})` : session;
 }
 
 function diffDetails(d, ctx) {
@@ -275,7 +280,7 @@ function diffDetails(d, ctx) {
     };
     const valueText = (v) => (v === null || v === undefined ? '—' : v.present ? JSON.stringify(v.value) : 'absent');
     return h('section', { class: 'diff-details', id: 'diff-details' },
-        h('h4', {}, `v${d.version} by ${d.author} (seq ${d.seq})`,
+        h('h4', {}, `v${d.version} by ${authorName(ctx.state, d.author)}, seq ${d.seq}`,
             h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest')),
         h('ol', { class: 'ops' }, d.ops.map((op) => h('li', {}, h('code', {}, JSON.stringify(op))))),
         d.changes.length
