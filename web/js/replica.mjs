@@ -8,9 +8,12 @@ export const DYNAMIC_TYPES = new Set(['ForEach', 'If', 'AnyView']);
 /** Attached-subtree modifier kinds. */
 export const ATTACHING = new Set(['background', 'overlay']);
 
+let replicas = 0;
+
 export class Replica {
     /** Builds the replica from a `snapshot` message. */
     constructor(snapshot) {
+        this.epoch = ++replicas; // tells views that every node object is new
         this.tree = snapshot.tree;
         this.title = snapshot.title || '';
         this.description = snapshot.description || '';
@@ -107,6 +110,11 @@ export class Replica {
             touched.add(c.node);
         }
         this.version = diff.version;
+        // A row's look depends on its node: bump the revision of every node whose row may have changed.
+        for (const id of touched) {
+            const node = this.nodes.get(id);
+            if (node) node.rev = (node.rev ?? 0) + 1;
+        }
         return touched;
     }
 
@@ -136,6 +144,7 @@ export class Replica {
                 parent.children.splice(op.index ?? parent.children.length, 0, node.id);
                 node.parent = parent.id;
                 touched.add(node.id);
+                touched.add(parent.id);
                 break;
             }
             case 'setProps': {

@@ -20,6 +20,7 @@ export class TreeView {
         this.rows = [];
         this.rowIndex = new Map();
         this.flashes = new Map();
+        this.elements = new Map(); // node id → the row element on screen
         this.model = null;
         this.dirtyRows = true;
         container.addEventListener('scroll', () => this.#paint());
@@ -39,6 +40,7 @@ export class TreeView {
             this.rowIndex.clear();
             this.spacer.style.height = '0px';
             this.layer.replaceChildren();
+            this.elements.clear();
             return;
         }
         if (this.dirtyRows) this.#computeRows();
@@ -103,18 +105,49 @@ export class TreeView {
         return keep;
     }
 
+    // Rows that did not change keep their element: replacing the element under the pointer between mousedown and
+    // mouseup would swallow the click, and diffs can arrive many times a second.
     #paint() {
         if (!this.model?.replica) return;
         const c = this.container;
         const first = Math.max(0, Math.floor(c.scrollTop / ROW_HEIGHT) - OVERSCAN);
         const last = Math.min(this.rows.length, Math.ceil((c.scrollTop + c.clientHeight) / ROW_HEIGHT) + OVERSCAN);
         const now = performance.now();
-        const elements = [];
-        for (let i = first; i < last; i++) elements.push(this.#row(this.rows[i], i, now));
-        this.layer.replaceChildren(...elements);
+        const next = new Map();
+        for (let i = first; i < last; i++) {
+            const row = this.rows[i];
+            const signature = this.#signature(row, now);
+            let el = this.elements.get(row.id);
+            if (!el || el.signature !== signature) {
+                el?.remove();
+                el = this.#row(row, now);
+                el.signature = signature;
+                this.layer.append(el);
+            }
+            if (el.index !== i) {
+                el.index = i;
+                el.style.transform = `translateY(${i * ROW_HEIGHT}px)`;
+            }
+            next.set(row.id, el);
+        }
+        for (const [id, el] of this.elements) if (next.get(id) !== el) el.remove();
+        this.elements = next;
     }
 
-    #row(row, i, now) {
+    /** Everything a row's element depends on, besides its position. */
+    #signature(row, now) {
+        const { replica, collapsed, selected, classes, highlight, filter } = this.model;
+        const node = replica.node(row.id);
+        const flashed = this.flashes.get(row.id);
+        const flashing = flashed !== undefined && now - flashed < FLASH_MS;
+        if (flashed !== undefined && !flashing) this.flashes.delete(row.id);
+        return [
+            replica.epoch, node.rev ?? 0, row.depth, node.children.length > 0, !filter && collapsed.has(row.id), row.id === selected,
+            row.id === highlight, classes ? classes.get(row.id) : '', flashing ? flashed : 0,
+        ].join('|');
+    }
+
+    #row(row, now) {
         const { replica, collapsed, selected, classes, highlight, filter } = this.model;
         const node = replica.node(row.id);
         const hasUnder = node.children.length > 0 || node.modifiers.some((m) => ATTACHING.has(m.kind));
@@ -124,10 +157,7 @@ export class TreeView {
         if (node.id === highlight) cls += ' current-call';
         if (classes) cls += ` lz-${classes.get(node.id)}`;
         const flashed = this.flashes.get(node.id);
-        if (flashed !== undefined) {
-            if (now - flashed < FLASH_MS) cls += ' flash';
-            else this.flashes.delete(node.id);
-        }
+        if (flashed !== undefined && now - flashed < FLASH_MS) cls += ' flash';
         const el = h(
             'div',
             {
@@ -149,7 +179,6 @@ export class TreeView {
             propsSummary(node.props),
             node.modifiers.map((m, index) => chip(replica, node, m, index)),
         );
-        el.style.transform = `translateY(${i * ROW_HEIGHT}px)`;
         el.style.paddingLeft = `${6 + row.depth * 16}px`;
         el.addEventListener('click', (event) => {
             if (event.target.classList.contains('toggle')) this.onToggle(node.id);
