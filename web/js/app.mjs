@@ -38,7 +38,7 @@ const state = {
 };
 
 /** How long the page took to apply and draw the last diff (reported by the browser test). */
-const timings = { lastDiffMs: 0 };
+const timings = { lastDiffMs: 0, lastDiffDrawnAt: 0 };
 const client = `inspector-${Math.random().toString(36).slice(2, 10)}`;
 let tree;
 
@@ -140,6 +140,7 @@ function receive(msg) {
                 const started = performance.now();
                 gotDiff(msg);
                 timings.lastDiffMs = performance.now() - started;
+                timings.lastDiffDrawnAt = Date.now();
             }
             else acknowledge(msg);
             break;
