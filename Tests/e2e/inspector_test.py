@@ -474,7 +474,22 @@ def scenario(d, daemon, artifacts):
     replica_under_random_edits(d, bob)
     big_tree(d, bob, base, artifacts)
     collapse_and_filter(d, bob, base)
+    tree_deleted_elsewhere(d, bob, base)
     bob.close()
+
+
+def tree_deleted_elsewhere(d, bob, base):
+    d.get(base + "#tree=case-11")
+    d.refresh()
+    wait_until(lambda: row(d, "field"))
+    check("the script deletes the tree the page shows", bob.request({"type": "deleteTree", "tree": "case-11"}).get("type") == "deleted")
+    check("the page says so and lets go of the tree",
+          wait_until(lambda: any("was deleted" in t.text for t in d.find_elements(By.CSS_SELECTOR, ".toast"))
+                     and not d.find_elements(By.CSS_SELECTOR, '.tree-list li[data-tree="case-11"]')
+                     and d.find_element(By.ID, "tree-empty").is_displayed(), 4))
+    time.sleep(0.3)
+    errors = [t.text for t in d.find_elements(By.CSS_SELECTOR, ".toast.error")]
+    check("without an error notice", not errors, errors)
 
 
 def replica_matches(d, client, tree):

@@ -153,6 +153,7 @@ function receive(msg) {
         case 'deleted':
             if (msg.tree === state.treeId) {
                 toast(`tree "${msg.tree}" was deleted`, 'info');
+                state.treeId = null; // the subscription ended with the tree: nothing to unsubscribe from
                 selectTree(null);
             }
             refreshTrees();

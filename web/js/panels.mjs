@@ -4,6 +4,7 @@
 import { h, fill, short, pretty, parseJSON } from './dom.mjs';
 import { compact } from './reduceorder.mjs';
 
+const MAX_CALLS = 2000;
 const REDUCERS = ['last', 'first', 'sum', 'max', 'min', 'and', 'or', 'append', 'merge', 'firstNonNull', 'priority', 'nest'];
 
 // The key last chosen in a form, so that redraws (after every diff) keep it.
@@ -184,7 +185,12 @@ export function renderOrder(el, ctx) {
     const step = Math.min(state.step, Math.max(0, n - 1));
     const index = new Map(calls.calls.map((c, i) => [c, i]));
 
+    // A full evaluation of a big tree has tens of thousands of calls: draw the first MAX_CALLS (the stepper still
+    // reaches every call, and the tree highlights its node).
+    let drawn = 0;
     const item = (call) => {
+        if (drawn >= MAX_CALLS) return null;
+        drawn += 1;
         const e = call.event;
         const i = index.get(call);
         return h('li', { class: i === step ? 'call current' : 'call', dataset: { step: i, node: e.node } },
@@ -211,6 +217,7 @@ export function renderOrder(el, ctx) {
             h('span', { id: 'step-label' }, `call ${step + 1} of ${n}`))
             : h('p', { class: 'note' }, 'No reduce calls: every fold had at most one present value, or nothing was requested.'),
         h('ol', { class: 'calls', id: 'reduce-calls' }, calls.roots.map(item)),
+        n > MAX_CALLS ? h('p', { class: 'note' }, `The first ${MAX_CALLS} of ${n} calls are listed; pick a key to narrow.`) : null,
         fires.length ? h('h4', {}, 'Readers fired') : null,
         fires.length ? h('ul', { class: 'fires' }, fires.map((f) => h('li', {}, h('span', { class: 'id' }, f.reader), ` ${f.key} = `, f.present ? h('code', {}, JSON.stringify(f.value)) : h('em', {}, 'absent')))) : null,
     );
