@@ -447,7 +447,9 @@ import Testing
         #expect(try alice.request(Fixture.create("p"))["type"] == "created")
         let aliceEntry: JSON = ["session": .string(alice.session), "client": "alice"]
         let bobEntry: JSON = ["session": .string(bob.session), "client": "bob"]
-        let presence = { (clients: JSON) -> JSON in ["type": "clients", "tree": "p", "clients": clients] }
+        let presence = { (clients: JSON) -> JSON in
+            ["type": "clients", "tree": "p", "clients": clients, "clientCount": .int(Int64(clients.array!.count))]
+        }
 
         #expect(try alice.request(["type": "subscribe", "tree": "p"])["clients"] == [aliceEntry])
         #expect(try alice.next() == presence([aliceEntry]))

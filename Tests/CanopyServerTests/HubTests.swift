@@ -26,6 +26,9 @@ final class HubHarness {
 
     func close(_ s: SessionID) -> [Sent] { decode(hub.closed(s)) }
 
+    /// What the service loop's periodic tick sends (deferred presence updates).
+    func tick() -> [Sent] { decode(hub.tick()) }
+
     func send(_ s: SessionID, _ message: JSON) -> [Sent] { decode(hub.received(s, message: Array(message.encoded().utf8))) }
 
     func sendRaw(_ s: SessionID, _ text: String) -> [Sent] { decode(hub.received(s, message: Array(text.utf8))) }
@@ -110,6 +113,7 @@ final class NowBox: Sendable {
         h.open(2)
         // Two diffs (about 250 bytes each) fit in 600 bytes; six do not.
         #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 4]).map(\.type) == ["diff", "diff", "clients"])
+        h.advance(1)
         #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 0]).map(\.type) == ["snapshot", "clients"])
     }
 
@@ -275,6 +279,7 @@ final class NowBox: Sendable {
         h.open(3)
         #expect(h.send(3, ["type": "subscribe", "tree": "demo", "since": 1]).first?.type == "snapshot")
         h.open(4)
+        h.advance(1)
         #expect(h.send(4, ["type": "subscribe", "tree": "demo", "since": 5]).filter { $0.to == 4 }.map(\.type) == ["clients"])
         let hist = h.send(1, ["type": "history", "tree": "demo", "from": 4, "to": 5]).first?.message
         #expect(hist?["diffs"]?.array?.compactMap { $0["version"] } == [4, 5])
@@ -297,12 +302,50 @@ final class NowBox: Sendable {
         let h = treeHarness()
         h.open(2)
         _ = h.send(1, ["type": "subscribe", "tree": "demo"])
+        h.advance(1)
         let joined = h.send(2, ["type": "subscribe", "tree": "demo"]).filter { $0.type == "clients" }
         #expect(joined.map(\.to).sorted() == [1, 2])
         #expect(joined.first?.message?["clients"]?.array?.count == 2)
+        h.advance(1)
         let left = h.close(2)
         #expect(left.map(\.to) == [1])
         #expect(left.first?.message?["clients"]?.array?.count == 1)
+        #expect(left.first?.message?["clientCount"] == 1)
+    }
+
+    @Test func presenceChangesWithinAGapAreCoalescedIntoOneUpdateSentByTheTick() {
+        let h = treeHarness()
+        for s: SessionID in 2...5 { h.open(s) }
+        #expect(h.send(1, ["type": "subscribe", "tree": "demo"]).map(\.type) == ["snapshot", "clients"])
+        // Three joins and a leave within 100 ms: no update yet; each joiner has the list in its snapshot.
+        for s: SessionID in 2...4 {
+            let r = h.send(s, ["type": "subscribe", "tree": "demo"])
+            #expect(r.map(\.type) == ["snapshot"])
+            #expect(r.first?.message?["clientCount"] == .int(Int64(s)))
+        }
+        #expect(h.close(3).isEmpty)
+        h.advance(0.05)
+        #expect(h.tick().isEmpty)
+        h.advance(0.06)
+        let update = h.tick()
+        #expect(update.map(\.to).sorted() == [1, 2, 4])
+        #expect(update.first?.message?["clients"]?.array?.compactMap { $0["session"]?.string } == ["s1", "s2", "s4"])
+        #expect(h.tick().isEmpty)
+    }
+
+    @Test func presenceListsAtMostAHundredSubscribersAndCountsThemAll() {
+        let h = treeHarness()
+        for s: SessionID in 2...150 { h.open(s) }
+        for s: SessionID in 1...150 { _ = h.send(s, ["type": "subscribe", "tree": "demo"]) }
+        h.advance(1)
+        let sent = h.send(2, ["type": "subscribe", "tree": "demo"])
+        let snapshot = sent.first { $0.type == "snapshot" }?.message
+        #expect(snapshot?["clients"]?.array?.count == 100)
+        #expect(snapshot?["clientCount"] == 150)
+        // The gap has passed: the update goes out at once, to all 150, listing 100.
+        let update = sent.filter { $0.type == "clients" }
+        #expect(update.count == 150)
+        #expect(update.first?.message?["clients"]?.array?.count == 100)
     }
 
     @Test func deleteTreeTellsTheCallerAndEverySubscriber() {

@@ -321,10 +321,14 @@ enum TestHTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// nil if the server closed the connection without answering.
-    static func get(port: Int, path: String, method: String = "GET") throws -> Response? {
+    /// nil if the server closed the connection without answering. `headers` are added to the request.
+    static func get(
+        port: Int, path: String, method: String = "GET", headers: [(String, String)] = []
+    ) throws -> Response? {
         let socket = try TestSocket(port: port)
-        try socket.write(Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let extra = headers.map { "\($0.0): \($0.1)\r\n" }.joined()
+        try socket.write(
+            Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)Connection: close\r\n\r\n".utf8))
         guard let head = try socket.read(through: Array("\r\n\r\n".utf8)) else { return nil }
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ")

@@ -28,7 +28,8 @@ const state = {
     traces: new Map(), // version → { trace, full }
     diffs: new Map(), // version → diff
     readerHistory: new Map(), // reader → [{ version, present, value }]
-    clients: [],
+    clients: [], // the first 100 subscribers (the daemon lists no more)
+    clientCount: 0, // all of them
     collapsed: new Set(),
     filter: '',
     step: 0,
@@ -147,6 +148,7 @@ function receive(msg) {
         case 'clients':
             if (msg.tree === state.treeId) {
                 state.clients = msg.clients;
+                state.clientCount = msg.clientCount ?? msg.clients.length;
                 render();
             }
             break;
@@ -177,6 +179,7 @@ function gotSnapshot(msg) {
     const first = !state.replica || state.replica.tree !== msg.tree;
     state.replica = new Replica(msg);
     state.clients = msg.clients || [];
+    state.clientCount = msg.clientCount ?? state.clients.length;
     if (msg.trace) state.traces.set(msg.version, { trace: msg.trace, full: true });
     for (const r of state.replica.readers()) {
         if (r.present) noteReader(r.reader, msg.version, true, r.value);

@@ -306,7 +306,8 @@ export function renderClients(el, ctx) {
     const { state, session } = ctx;
     if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
     fill(el,
-        h('p', { class: 'note' }, `${state.clients.length} subscribed to ${state.replica.tree}, updated live.`),
+        h('p', { class: 'note' }, `${state.clientCount} subscribed to ${state.replica.tree}, updated live`,
+            state.clientCount > state.clients.length ? ` (the first ${state.clients.length} are listed)` : '', '.'),
         h('ul', { class: 'clients', id: 'clients' }, state.clients.map((c) => h('li', { dataset: { session: c.session } },
             h('span', { class: 'id' }, c.session), ' ', c.client || '(no name)', c.session === session ? h('em', {}, ' — this page') : null))));
 }

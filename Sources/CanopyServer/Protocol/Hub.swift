@@ -75,6 +75,8 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         var plain: OutgoingMessage
         var traced: OutgoingMessage?
         var json: JSON
+        /// Ops in the batch as sent (for the metrics).
+        var opCount: Int
         /// Sessions that resubmitted the same (client, seq) meanwhile (with their `rid`): they get the diff too.
         var resubmitters: [(session: SessionID, rid: JSON?)] = []
         var seq: JSON { json["seq"] ?? .null }
@@ -107,6 +109,8 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         var ackVersions: [(version: Int, key: String)] = []
         var lastSnapshotVersion = 0
         var lastSnapshotTime = 0.0
+        /// When `clients` was last broadcast to this tree's subscribers (see `presence`).
+        var presenceSentAt = -Double.infinity
         /// A snapshot is being taken (its copy waits for its version's commit, or is being encoded and written).
         var snapshotInFlight = false
         /// The tree as of a version due for a snapshot, taken when that batch was applied; encoded once it commits.
@@ -129,6 +133,10 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     public var logger = Logger(label: "canopyd.hub", factory: { _ in SwiftLogNoOpLogHandler() })
     private var sessions: [SessionID: Session] = [:]
     private var trees: [String: TreeEntry] = [:]
+    /// Trees with a presence change not yet broadcast (see `presence`).
+    private var presenceDue: Set<String> = []
+    /// At most this many subscribers are listed in `clients` messages and snapshots; `clientCount` has them all.
+    static let presenceListLimit = 100
     /// Monotonic seconds, for the edit rate limit; injectable for tests.
     private let clock: @Sendable () -> Double
     private var store: TreeStore?
@@ -138,6 +146,8 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     private var storageFailure: (message: String, until: Double)?
     /// Encodes snapshots off the service thread.
     private let snapshotQueue = DispatchQueue(label: "canopyd.snapshots")
+    /// What `/metrics` reports of edits and deliveries (service thread only, like everything here).
+    var counters = HubCounters()
 
     public init(configuration: HubConfiguration, clock: @escaping @Sendable () -> Double = Hub.monotonicSeconds) {
         self.configuration = configuration
@@ -195,7 +205,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             logLimit(session, error)
             // An edit naming its tree is answered with `rejected` (its seq identifies the batch), whatever failed.
             if json["type"]?.string == "edit", let tree = json["tree"]?.string {
-                return [send(session, rejected(tree, json["seq"] ?? .null, error), rid: rid)]
+                return [sendRejection(session, rejected(tree, json["seq"] ?? .null, error), rid: rid)]
             }
             return [reply(session, error: error, rid: rid)]
         }
@@ -381,7 +391,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         for p in entry.pending {
             let rejection = rejected(id, p.seq, noSuchTree(id))
             for (session, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[session] != nil {
-                out.append(send(session, rejection, rid: rid))
+                out.append(sendRejection(session, rejection, rid: rid))
             }
         }
         return out
@@ -460,20 +470,22 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         }
         if let failure = storageFailure {
             if clock() < failure.until {
-                return [send(s, rejected(id, seq, CanopyError(.storageError, failure.message)), rid: rid)]
+                return [sendRejection(s, rejected(id, seq, CanopyError(.storageError, failure.message)), rid: rid)]
             }
             storageFailure = nil  // try the store again
         }
         if !takeEditToken(s) {
-            return [send(s, rejected(id, seq, CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")), rid: rid)]
+            return [sendRejection(s, rejected(id, seq, CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")), rid: rid)]
         }
         let ops: [Op]
-        do { ops = try [Op](json: opsJSON) } catch { return [send(s, rejected(id, seq, error), rid: rid)] }
+        do { ops = try [Op](json: opsJSON) } catch { return [sendRejection(s, rejected(id, seq, error), rid: rid)] }
         let wantsTrace = entry.subscribers.contains { sessions[$0]?.traced.contains(id) == true }
         let diff: Diff
+        let start = monotonicNanoseconds()
         do { diff = try entry.tree.apply(ops, trace: wantsTrace) } catch {
-            return [send(s, rejected(id, seq, error), rid: rid)]
+            return [sendRejection(s, rejected(id, seq, error), rid: rid)]
         }
+        counters.evaluation.observe(nanoseconds: monotonicNanoseconds() - start)
         let version = entry.tree.version
         var message: JSONObject = [
             "type": "diff", "tree": .string(id), "version": .int(Int64(version)),
@@ -488,7 +500,9 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             message["trace"] = nil
         }
         entry.pending.append(
-            PendingDiff(version: version, author: s, rid: rid, plain: plain, traced: traced, json: .object(message)))
+            PendingDiff(
+                version: version, author: s, rid: rid, plain: plain, traced: traced, json: .object(message),
+                opCount: ops.count))
         if isSnapshotDue(entry) {
             // The tree as of this batch (copy-on-write: O(1) now); encoded and stored once the batch is durable.
             entry.snapshotInFlight = true
@@ -536,6 +550,8 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     /// Sends a durable batch's diff to every subscriber that does not have it yet, its author and resubmitters, and
     /// logs it.
     private func release(_ id: String, _ entry: TreeEntry, _ p: PendingDiff) -> [TransportAction] {
+        counters.editsAccepted += 1
+        counters.ops += p.opCount
         entry.log.append(LoggedDiff(version: p.version, message: p.plain, json: p.json))
         if entry.log.count > configuration.diffLogLength { entry.log.removeFirst(entry.log.count - configuration.diffLogLength) }
         var out: [TransportAction] = []
@@ -544,9 +560,11 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             out.append(.send(sub, wants ? p.traced ?? p.plain : p.plain))
         }
         if !entry.subscribers.contains(p.author) && sessions[p.author] != nil { out.append(.send(p.author, p.plain)) }
+        counters.diffsDelivered += out.count
         if !p.resubmitters.isEmpty, case .object(var duplicate) = p.json {
             duplicate["duplicate"] = true
             for (again, rid) in p.resubmitters where sessions[again] != nil {
+                counters.editsDuplicate += 1
                 out.append(send(again, .object(duplicate), rid: rid))
             }
         }
@@ -568,9 +586,10 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         }
         guard case .object(var diff)? = original else {
             let gone = CanopyError(.storageError, "this batch was accepted as version \(version), which is no longer available")
-            return [send(s, rejected(id, seq, gone), rid: rid)]
+            return [sendRejection(s, rejected(id, seq, gone), rid: rid)]
         }
         diff["duplicate"] = true
+        counters.editsDuplicate += 1
         return [send(s, .object(diff), rid: rid)]
     }
 
@@ -620,6 +639,22 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         }
         diffs += entry.log.filter { $0.version >= from && $0.version <= to }.map(\.json)
         return [send(s, ["type": "history", "tree": .string(id), "diffs": .array(diffs)], rid: rid)]
+    }
+
+    // MARK: Metrics
+
+    /// The trees, edits, deliveries and store metrics (see `HubCounters`). Walks the trees: meant for a scrape every
+    /// few seconds, not per message.
+    public func writeMetrics(into exposition: inout MetricsExposition) {
+        var nodes = 0
+        var pending = 0
+        for entry in trees.values {
+            nodes += entry.tree.nodeCount
+            pending += entry.pending.count
+        }
+        counters.write(
+            into: &exposition, trees: trees.count, nodes: nodes, pending: pending,
+            store: store?.detailedStatistics)
     }
 
     // MARK: Durability
@@ -698,7 +733,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         for p in entry.pending {
             let rejection = rejected(id, p.seq, storageError(error))
             for (s, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[s] != nil {
-                out.append(send(s, rejection, rid: rid))
+                out.append(sendRejection(s, rejection, rid: rid))
             }
         }
         entry.held = []  // every subscriber gets a fresh snapshot below
@@ -807,18 +842,58 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         o["root"] = entry.tree.root.json
         o["readers"] = .array(entry.tree.readers.map(\.json))
         o["clients"] = clients(entry)
+        o["clientCount"] = .int(Int64(entry.subscribers.count))
         if trace, let t = entry.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
         return .object(o)
     }
 
+    /// The first `presenceListLimit` subscribers (a presence list of every one of thousands of subscribers, sent to
+    /// each of them on every join, would cost O(N²) bytes).
     private func clients(_ entry: TreeEntry) -> JSON {
-        .array(entry.subscribers.map { ["session": .string(Hub.name($0)), "client": .string(sessions[$0]?.client ?? "")] })
+        .array(entry.subscribers.prefix(Hub.presenceListLimit).map {
+            ["session": .string(Hub.name($0)), "client": .string(sessions[$0]?.client ?? "")]
+        })
     }
 
-    /// `clients` to every subscriber of the tree.
+    /// `clients` to every subscriber of the tree, at most once per `presenceGap(entry)`: a change within the gap is
+    /// sent by `tick()` when the gap has passed, with the list as it is then (joins in a burst share one update).
     private func presence(_ id: String, _ entry: TreeEntry) -> [TransportAction] {
-        let shared = Hub.encode(["type": "clients", "tree": .string(id), "clients": clients(entry)])
+        let now = clock()
+        if now - entry.presenceSentAt >= presenceGap(entry) { return broadcastPresence(id, entry, now: now) }
+        presenceDue.insert(id)
+        return []
+    }
+
+    private func broadcastPresence(_ id: String, _ entry: TreeEntry, now: Double) -> [TransportAction] {
+        entry.presenceSentAt = now
+        let shared = Hub.encode([
+            "type": "clients", "tree": .string(id), "clients": clients(entry),
+            "clientCount": .int(Int64(entry.subscribers.count)),
+        ])
         return entry.subscribers.map { .send($0, shared) }
+    }
+
+    /// 100 ms, and longer for big audiences (each update goes to every subscriber): 1 s at 10,000 subscribers.
+    private func presenceGap(_ entry: TreeEntry) -> Double {
+        0.1 * max(1, Double(entry.subscribers.count) / 1000)
+    }
+
+    /// Sends the presence updates whose gap has passed.
+    public func tick() -> [TransportAction] {
+        guard !presenceDue.isEmpty else { return [] }
+        let now = clock()
+        var out: [TransportAction] = []
+        for id in presenceDue {
+            guard let entry = trees[id] else {
+                presenceDue.remove(id)
+                continue
+            }
+            if now - entry.presenceSentAt >= presenceGap(entry) {
+                presenceDue.remove(id)
+                out += broadcastPresence(id, entry, now: now)
+            }
+        }
+        return out
     }
 
     private func rejected(_ id: String, _ seq: JSON, _ e: CanopyError) -> JSON {
@@ -889,6 +964,12 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     }
 
     private func noSuchTree(_ id: String) -> CanopyError { CanopyError(.noSuchTree, "no tree \"\(id)\"") }
+
+    /// A `rejected` message, counted for the metrics.
+    private func sendRejection(_ s: SessionID, _ rejection: JSON, rid: JSON?) -> TransportAction {
+        counters.editsRejected += 1
+        return send(s, rejection, rid: rid)
+    }
 
     private func send(_ s: SessionID, _ message: JSON, rid: JSON?) -> TransportAction {
         guard let rid, case .object(var o) = message else { return .send(s, Hub.encode(message)) }

@@ -11,6 +11,7 @@ struct StoreStatistics: Sendable {
     var failedCommits = 0  // transactions rolled back (each of their writes failed)
     var rejected = 0  // writes refused before the transaction (unknown tree, wrong version, …)
     var largestGroup = 0  // most writes taken from the queue at once
+    var commitNanoseconds: UInt64 = 0  // time spent in committed transactions (BEGIN to COMMIT, fsync included)
 }
 
 /// The writer thread's side of the store: its own connection, prepared statements, and what it knows of every tree
@@ -110,9 +111,12 @@ final class StoreWriter: @unchecked Sendable {
             }
         }
         var committed = false
+        var elapsed: UInt64 = 0
         if !accepted.isEmpty {
             do throws(StoreError) {
+                let start = monotonicNanoseconds()
                 try transaction(accepted.map { group[$0].write })
+                elapsed = monotonicNanoseconds() - start
                 committed = true
             } catch {
                 connection.rollbackIfNeeded()
@@ -126,6 +130,7 @@ final class StoreWriter: @unchecked Sendable {
             if committed {
                 $0.commits += 1
                 $0.writes += accepted.count
+                $0.commitNanoseconds += elapsed
             } else if !accepted.isEmpty {
                 $0.failedCommits += 1
             }

@@ -24,6 +24,8 @@ final class LibWebSocketsSetup {
     let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     let drainTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    /// Wakes the service loop every `ServiceLoop.tickInterval` for the handler's `tick()`.
+    let tickTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
     init(_ configuration: ServiceConfiguration) {
@@ -73,11 +75,14 @@ final class LibWebSocketsSetup {
 
         drainTimer = .allocate(capacity: 1)
         drainTimer.initialize(to: lws_sorted_usec_list_t())
+        tickTimer = .allocate(capacity: 1)
+        tickTimer.initialize(to: lws_sorted_usec_list_t())
         self.strings = strings
     }
 
     deinit {
         drainTimer.deallocate()
+        tickTimer.deallocate()
         retryPolicy.deallocate()
         protocolOptions.deinitialize(count: 2)
         protocolOptions.deallocate()

@@ -1,8 +1,8 @@
 import CLibWebSockets
 import CanopyCore
 
-/// HTTP on the WebSocket port: `GET /healthz`, the example trees at `/examples/`, static files from the web root, and
-/// which upgrades are allowed.
+/// HTTP on the WebSocket port: `GET /healthz`, `GET /metrics` (ServiceLoop+Metrics.swift), the example trees at
+/// `/examples/`, static files from the web root, and which upgrades are allowed.
 extension ServiceLoop {
     /// LWS_CALLBACK_HTTP: answers one request. `path` is the request path as lws decoded it, without the query.
     func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
@@ -11,6 +11,7 @@ extension ServiceLoop {
             return respond(wsi, status: 405, text: "method not allowed\n")
         }
         if path == "/healthz" { return respond(wsi, status: 200, text: "ok") }
+        if path == "/metrics" { return serveMetrics(wsi) }
         if path == ServiceConfiguration.webSocketPath {
             return respond(wsi, status: 426, text: "WebSocket upgrade required\n")
         }
@@ -79,7 +80,7 @@ extension ServiceLoop {
     }
 
     /// A request header as lws holds it (for the URI: decoded and normalized), or nil if absent.
-    private func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
         guard length > 0 else { return nil }
         var buffer = [CChar](repeating: 0, count: length + 1)
@@ -94,10 +95,12 @@ extension ServiceLoop {
             wsi, status: status, body: Array(text.utf8), contentType: "text/plain; charset=utf-8", completing: completing)
     }
 
-    /// A complete response held in memory: headers (with lws's security headers when configured) and body;
-    /// `completing` also ends the HTTP transaction (not for upgrade refusals, where lws does it).
-    private func respond(
-        _ wsi: OpaquePointer, status: UInt32, body: [UInt8], contentType: String, completing: Bool = true
+    /// A complete response held in memory: headers (with lws's security headers when configured, and a
+    /// `WWW-Authenticate` challenge if given) and body; `completing` also ends the HTTP transaction (not for upgrade
+    /// refusals, where lws does it).
+    func respond(
+        _ wsi: OpaquePointer, status: UInt32, body: [UInt8], contentType: String, authenticate: String? = nil,
+        completing: Bool = true
     ) -> Int32 {
         let pre = canopy_lws_pre()
         let headerRoom = 2048
@@ -109,6 +112,11 @@ extension ServiceLoop {
             guard
                 lws_add_http_common_headers(
                     wsi, status, contentType, lws_filepos_t(body.count), &cursor, end) == 0,
+                (authenticate.map { challenge in
+                    let value = Array(challenge.utf8)
+                    return lws_add_http_header_by_token(
+                        wsi, WSI_TOKEN_HTTP_WWW_AUTHENTICATE, value, Int32(value.count), &cursor, end)
+                } ?? 0) == 0,
                 lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
             else { return false }
             // The headers are written; the same space now carries the body (LWS_PRE still in front of it).

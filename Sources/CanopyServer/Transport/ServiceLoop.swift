@@ -8,8 +8,8 @@ import Logging
 #endif
 
 /// The daemon's libwebsockets service loop: one context and vhost serving WebSocket sessions on `/ws` (subprotocol
-/// `canopy.v1`, or none) and HTTP on the same port (`/healthz`, the example trees at `/examples/` and static files from
-/// the web root).
+/// `canopy.v1`, or none) and HTTP on the same port (`/healthz`, `/metrics`, the example trees at `/examples/` and static
+/// files from the web root).
 ///
 /// `run()` services lws on the calling thread, which becomes the service thread: every `ConnectionHandler` call,
 /// every session and every lws call happens there. Other threads only `post` work and `stop`.
@@ -31,7 +31,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// Sessions closed for a limit (1009, 1008) are logged at notice. Silent until set (before `run()`).
     public var logger = Logger(label: "canopyd.transport", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private let handler: any ConnectionHandler
+    let handler: any ConnectionHandler
     let files: StaticFiles?
     let examples: ExampleFiles
     let originPolicy: OriginPolicy
@@ -39,7 +39,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     private let memory: LibWebSocketsSetup
     private var context: OpaquePointer?
     private var phase = Phase.idle
-    private var sessions: [SessionID: TransportSession] = [:]
+    private(set) var sessions: [SessionID: TransportSession] = [:]
+    /// What `/metrics` reports of the transport (service thread only).
+    var counters = TransportCounters()
     private var nextSessionID: SessionID = 1
     private var serviceThread: pthread_t?
     private var drainDeadline: UInt64 = 0
@@ -97,14 +99,26 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
 
     /// Services connections on the calling thread until `stop()` has closed every session (or the drain timeout
     /// passed), then destroys the lws context. Call once.
+    /// How often the handler's `tick()` runs (work deferred on purpose, such as coalesced presence updates).
+    static let tickIntervalMicroseconds: UInt64 = 50_000
+
     public func run() {
         precondition(phase == .idle, "ServiceLoop.run() called twice")
         guard let context else { return }
         serviceThread = pthread_self()
         phase = .running
+        var nextTick: UInt64 = 0
         while true {
             if lws_service(context, 0) < 0 { break }
             if phase == .draining && (sessions.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
+            let now = monotonicNanoseconds()
+            if now >= nextTick && phase == .running {
+                nextTick = now + ServiceLoop.tickIntervalMicroseconds * 1000
+                apply(handler.tick())
+                // An empty timer whose only job is to wake lws_service for the next tick.
+                lws_sul_schedule(
+                    context, 0, memory.tickTimer, canopyDrainTimerFired, lws_usec_t(ServiceLoop.tickIntervalMicroseconds))
+            }
         }
         finish(context)
     }
@@ -144,7 +158,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         phase = .draining
         drainDeadline = monotonicNanoseconds() + UInt64(configuration.drainTimeoutSeconds) * 1_000_000_000
         for session in sessions.values {
-            requestClose(session, code: 1001, reason: "going away", dropQueued: true)
+            requestClose(session, code: 1001, reason: "going away", dropQueued: true, cause: .shutdown)
         }
         // Wakes `run()` at the deadline even if nothing else happens by then.
         if let context {
@@ -160,9 +174,11 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         phase = .finished
         mailbox.detach()
         lws_sul_cancel(memory.drainTimer)
+        lws_sul_cancel(memory.tickTimer)
         lws_context_destroy(context)
         self.context = nil
         let leftover = sessions.keys.sorted()
+        for session in sessions.values { counters.disconnects[session.endedBy.rawValue] += 1 }
         sessions.removeAll()
         for id in leftover { _ = handler.closed(id) }
     }
@@ -177,6 +193,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         nextSessionID += 1
         user.storeBytes(of: id, as: SessionID.self)
         sessions[id] = TransportSession(id: id, wsi: wsi)
+        counters.connectionsTotal += 1
         var peer = [CChar](repeating: 0, count: 128)
         let peerName = peer.withUnsafeMutableBufferPointer { buffer in
             lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count - 1).map { String(cString: $0) } ?? ""
@@ -193,9 +210,12 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         case .partial:
             return 0
         case .tooBig:
+            session.endedBy = .tooLarge
             logger.notice("s\(session.id): message over \(configuration.maxMessageBytes) bytes: closing with 1009")
             return -1  // lws sends the close frame now; CLOSED follows
         case .message(let message):
+            counters.messagesReceived += 1
+            counters.bytesReceived += message.count
             apply(handler.received(session.id, message: message))
             return 0
         }
@@ -204,7 +224,14 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// SERVER_WRITEABLE: writes exactly one queued message, or sends the pending close once the queue is empty.
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
-        return session(for: user)?.writeNext() ?? 0
+        guard let session = session(for: user) else { return 0 }
+        var written = 0
+        let status = session.writeNext(written: &written)
+        if written > 0 {
+            counters.messagesSent += 1
+            counters.bytesSent += written
+        }
+        return status
     }
 
     /// CLOSED: the connection is gone, whoever closed it.
@@ -213,6 +240,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         guard let session = session(for: user) else { return }
         user?.storeBytes(of: 0, as: SessionID.self)
         sessions[session.id] = nil
+        counters.disconnects[session.endedBy.rawValue] += 1
         let actions = handler.closed(session.id)
         if phase != .finished { apply(actions) }
     }
@@ -237,21 +265,25 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                     logger.notice(
                         "s\(session.id): outgoing queue over \(configuration.maxQueueBytes) bytes (a slow reader): closing with 1008"
                     )
-                    requestClose(session, code: 1008, reason: "outgoing queue overflow", dropQueued: true)
+                    requestClose(session, code: 1008, reason: "outgoing queue overflow", dropQueued: true, cause: .slow)
                     continue
                 }
                 session.enqueue(message)
                 lws_callback_on_writable(session.wsi)
             case .close(let id, let code, let reason):
                 guard let session = sessions[id] else { continue }
-                requestClose(session, code: code, reason: reason, dropQueued: false)
+                requestClose(session, code: code, reason: reason, dropQueued: false, cause: .unauthorized)
             }
         }
     }
 
     /// Closes `session` after its queue (or at once, dropping it); see `TransportSession.requestClose`. While
-    /// draining the drain timeout applies instead of the close timeout.
-    private func requestClose(_ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool) {
+    /// draining the drain timeout applies instead of the close timeout. `cause` is what the metrics count the end of
+    /// the session as, if this is the first close asked for.
+    private func requestClose(
+        _ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool, cause: DisconnectReason
+    ) {
+        if session.pendingClose == nil && !session.closeFrameRequested { session.endedBy = cause }
         let timeout = phase == .draining ? configuration.drainTimeoutSeconds : configuration.closeTimeoutSeconds
         session.requestClose(code: code, reason: reason, dropQueued: dropQueued, timeoutSeconds: timeout)
     }

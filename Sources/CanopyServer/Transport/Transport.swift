@@ -25,4 +25,21 @@ public protocol ConnectionHandler: AnyObject {
     func received(_ session: SessionID, message: [UInt8]) -> [TransportAction]
     /// The connection is gone (closed by either side, timed out, or dropped by the transport).
     func closed(_ session: SessionID) -> [TransportAction]
+    /// Whether a `GET /metrics` with this bearer token (nil: no `Authorization: Bearer` header) may read the metrics.
+    func allowsMetrics(bearerToken: String?) -> Bool
+    /// Appends the handler's own metrics to a `/metrics` response (after the transport's).
+    func writeMetrics(into exposition: inout MetricsExposition)
+    /// Called on the service thread about every 50 ms: for work the handler deferred (coalesced updates).
+    func tick() -> [TransportAction]
+}
+
+extension ConnectionHandler {
+    /// A handler without access control lets anyone read the metrics.
+    public func allowsMetrics(bearerToken: String?) -> Bool { true }
+
+    /// A handler without metrics of its own adds nothing.
+    public func writeMetrics(into exposition: inout MetricsExposition) {}
+
+    /// A handler that defers nothing has nothing to do.
+    public func tick() -> [TransportAction] { [] }
 }

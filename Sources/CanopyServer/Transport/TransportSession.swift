@@ -19,6 +19,8 @@ final class TransportSession {
     var pendingClose: PendingClose?
     /// The close frame was handed to lws (`lws_close_reason` and -1 returned); nothing more to do but wait.
     var closeFrameRequested = false
+    /// What ended (or will end) the session, for the server's metrics: the peer, unless the server closed it first.
+    var endedBy = DisconnectReason.client
     private(set) var queuedBytes = 0
     private var queue: [OutgoingMessage] = []
     private var queueHead = 0
@@ -64,6 +66,12 @@ final class TransportSession {
     /// The WRITEABLE callback: writes exactly one queued message, or sends the pending close once the queue is
     /// empty. Returns what the callback returns.
     func writeNext() -> Int32 {
+        var written = 0
+        return writeNext(written: &written)
+    }
+
+    /// `writeNext()`, setting `written` to the size of the message written (left alone when none was).
+    func writeNext(written: inout Int) -> Int32 {
         guard !closeFrameRequested else { return 0 }
         guard let message = dequeue() else {
             if let close = pendingClose {
@@ -76,8 +84,9 @@ final class TransportSession {
             return 0
         }
         let payload = prepareWrite(message)
-        let written = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
-        guard written >= 0 && Int(written) >= message.bytes.count else { return -1 }
+        let result = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
+        guard result >= 0 && Int(result) >= message.bytes.count else { return -1 }
+        written = message.bytes.count
         if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }
