@@ -685,6 +685,23 @@ import Testing
         #expect(diff["version"] == .int(Int64(slow.rounds + 1)))
     }
 
+    @Test func aSnapshotLargerThanTheQueueLimitIsSentAndThePresenceAfterItToo() throws {
+        let daemon = try DaemonUnderTest(service: DaemonSocketTests.smallQueue)
+        defer { daemon.stop() }
+        let admin = try daemon.connect(as: "admin")
+        // About 200 KiB of props: the snapshot alone is over the 128 KiB limit.
+        let children: [JSON] = (0..<200).map {
+            ["id": .string("n\($0)"), "type": "Text", "props": ["text": .string(String(repeating: "x", count: 1000))]]
+        }
+        #expect(try admin.request(Fixture.create("big", root: ["id": "root", "type": "VStack", "children": .array(children)]))["type"] == "created")
+        let reader = try daemon.connect(as: "reader")
+        let snapshot = try reader.request(["type": "subscribe", "tree": "big"])
+        #expect(snapshot["type"] == "snapshot")
+        #expect(snapshot["root"]?["children"]?.array?.count == 200)
+        #expect(try reader.next()["type"] == "clients")
+        #expect(try reader.answersListTrees())
+    }
+
     static func smallQueue(_ service: inout ServiceConfiguration) {
         service.maxQueueBytes = 128 << 10
         service.closeTimeoutSeconds = 30  // the close frame waits until the slow client reads again

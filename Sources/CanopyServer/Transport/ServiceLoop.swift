@@ -259,8 +259,10 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             switch action {
             case .send(let id, let message):
                 guard let session = sessions[id], session.pendingClose == nil else { continue }
+                // The limit counts what waits behind the next message to write, so one message larger than the limit
+                // (a big tree's snapshot) does not make the small one after it (its presence update) an overflow.
                 if session.hasQueuedMessages
-                    && session.queuedBytes + message.bytes.count > configuration.maxQueueBytes
+                    && session.queuedBytes - session.nextMessageBytes + message.bytes.count > configuration.maxQueueBytes
                 {
                     logger.notice(
                         "s\(session.id): outgoing queue over \(configuration.maxQueueBytes) bytes (a slow reader): closing with 1008"

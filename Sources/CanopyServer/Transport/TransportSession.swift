@@ -115,6 +115,9 @@ final class TransportSession {
         }
     }
 
+    /// The size of the message the next writeable callback writes (0 when none waits).
+    var nextMessageBytes: Int { queueHead < queue.count ? queue[queueHead].bytes.count : 0 }
+
     func enqueue(_ message: OutgoingMessage) {
         queue.append(message)
         queuedBytes += message.bytes.count
