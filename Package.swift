@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
@@ -41,15 +42,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // The CLI client: ls, create, import, watch, edit, probe (and, later, load).
+        // The load generator behind `canopy load`: many client connections on one ClientLoop, open- or closed-loop
+        // edits, latencies in HdrHistograms. A library so its tests can run it against an in-process daemon.
+        .target(
+            name: "CanopyLoad",
+            dependencies: ["CanopyServer", "CanopyCore", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: strict),
+        // The CLI client: ls, create, import, watch, edit, probe, history, load.
         .executableTarget(
             name: "canopy",
-            dependencies: ["CanopyServer", "CanopyCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CanopyServer", "CanopyCore", "CanopyLoad",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyServerTests", dependencies: ["CanopyServer", "CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyLoadTests", dependencies: ["CanopyLoad", "CanopyServer", "CanopyCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

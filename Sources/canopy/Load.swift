@@ -1,301 +1,107 @@
 import ArgumentParser
 import CanopyCore
+import CanopyLoad
 import CanopyServer
 import Foundation
 
 extension Canopy {
+    /// `canopy load`: the flags of docs/cli.md mapped onto `LoadConfiguration`; the run itself is `LoadRunner`.
     struct Load: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure edit round trips and fan-out: writers edit one tree while subscribers receive every diff.",
+            abstract: "Load the daemon with many clients from one process and measure edits/s, fan-out and latency.",
             discussion: """
-                Creates a scratch tree (a root reading a sum over --leaves children that each write it), connects \
-                --writers and --subscribers from one thread, and lets each writer keep --in-flight edits \
-                outstanding (closed loop) for --duration seconds after --warmup. Reports edits/s, diffs delivered/s, \
-                the edit round trip (send → the author's diff) and the delivery latency (send → the diff at each \
-                subscriber). The scratch tree is deleted at the end.
+                Creates --trees scratch trees (or uses --tree), connects --writers and --clients from one thread, \
+                and edits for --warmup + --duration seconds: open loop at --rate batches/s, or closed loop with \
+                --in-flight outstanding edits per writer. Reports edits accepted/s, diffs delivered/s, the latency \
+                to the author's acknowledgement and to delivery at every other subscriber (p50…max), rejections, \
+                disconnects. See docs/cli.md.
                 """)
 
-        @Option(help: "Connections that only subscribe.") var subscribers = 10
-        @Option(help: "Connections that edit (and also receive their own diffs).") var writers = 1
-        @Option(help: "Edits each writer keeps outstanding.") var inFlight = 1
-        @Option(help: "Leaves of the scratch tree.") var leaves = 100
-        @Option(help: "Seconds measured.") var duration: Double = 5
-        @Option(help: "Seconds run before measuring.") var warmup: Double = 1
+        @Option(help: "Subscriber-only connections in total, spread round-robin over the trees.") var clients = 10
+        @Option(help: "Connections that edit (and subscribe to their tree); default 1.") var writers: Int?
+        @Option(help: "Scratch trees to create (load-PID-I), deleted at the end.") var trees = 1
+        @Option(help: "Use this existing tree instead of scratch trees (nothing is created or deleted).") var tree:
+            String?
+        @Flag(help: "Keep the scratch trees at the end.") var keepTrees = false
+        @Option(help: "Scratch tree shape: balanced, wide or deep.") var shape = "balanced"
+        @Option(help: "Nodes per scratch tree, the root included.") var nodes = 100
+        @Option(help: "Children per inner node of a balanced tree.") var fanout = 8
+        @Option(help: "Op weights, e.g. set=90,insert=4,remove=3,move=3 (default set=100).") var mix: String?
+        @Option(help: "Ops per edit batch.") var opsPerEdit = 1
+        @Option(help: "Open loop: edit batches per second across all writers (default: closed loop).") var rate: Double?
+        @Option(help: "Closed loop: edits each writer keeps outstanding (default 1).") var inFlight: Int?
+        @Option(help: "Seconds measured.") var duration: Double = 10
+        @Option(help: "Seconds run before the measurement starts.") var warmup: Double = 2
+        @Option(help: "Clients that read slowly (pausing 900 ms of every second) and resubscribe when closed.")
+        var slow = 0
+        @Option(help: "Connections opened per second at the start.") var connectRate: Double = 2000
+        @Flag(help: "Only connect and subscribe the clients, hold them idle for --duration, report how many stayed.")
+        var hold = false
+        @Flag(help: "No progress line.") var quiet = false
 
         @OptionGroup var connection: ConnectionOptions
 
+        func loadConfiguration() throws(LoadError) -> LoadConfiguration {
+            var c = LoadConfiguration()
+            c.clients = clients
+            c.writers = writers
+            c.trees = trees
+            c.tree = tree
+            c.keepTrees = keepTrees
+            c.shape = try TreeShape(parsing: shape)
+            c.nodes = nodes
+            c.fanout = fanout
+            c.mix = try mix.map { text throws(LoadError) in try OpMix(parsing: text) }
+            c.opsPerEdit = opsPerEdit
+            c.rate = rate
+            c.inFlight = inFlight
+            c.duration = duration
+            c.warmup = warmup
+            c.slow = slow
+            c.connectRate = connectRate
+            c.hold = hold
+            c.clientName = connection.client
+            c.token = connection.token ?? ProcessInfo.processInfo.environment["CANOPY_TOKEN"]
+            c.timeout = max(connection.timeout, 30)
+            try c.validate()
+            return c
+        }
+
         func validate() throws {
-            if subscribers < 0 || subscribers > 50_000 { throw ValidationError("--subscribers must be in 0...50000") }
-            if writers < 1 || writers > 1000 { throw ValidationError("--writers must be in 1...1000") }
-            if inFlight < 1 || inFlight > 10_000 { throw ValidationError("--in-flight must be in 1...10000") }
-            if leaves < 1 || leaves > 1_000_000 { throw ValidationError("--leaves must be in 1...1000000") }
-            if !(duration > 0) || !(warmup >= 0) { throw ValidationError("--duration must be > 0 and --warmup >= 0") }
+            do { _ = try loadConfiguration() } catch { throw ValidationError(error.message) }
         }
 
         func run() throws {
-            let admin = try connection.connect()
-            let tree = "load-\(ProcessInfo.processInfo.processIdentifier)-\(Int(Date().timeIntervalSince1970))"
-            let children: [JSON] = (0..<leaves).map { i in
-                [
-                    "id": .string("leaf\(i)"), "type": "Text",
-                    "modifiers": [["kind": "preference", "key": "Total", "value": 1]],
-                ]
+            let configuration: LoadConfiguration
+            do { configuration = try loadConfiguration() } catch { throw ValidationError(error.message) }
+            let text = connection.url ?? ProcessInfo.processInfo.environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws"
+            let runner = LoadRunner(configuration: configuration, url: try WebSocketURL(parsing: text))
+            runner.log = { printError("load: " + $0) }
+            if !quiet {
+                let terminal = isatty(STDERR_FILENO) != 0
+                runner.progress = { line in
+                    // A terminal shows one line, rewritten; a log file gets one line per second.
+                    FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+                }
             }
-            let root: JSON = [
-                "id": "root", "type": "VStack", "modifiers": [["kind": "onPreferenceChange", "key": "Total"]],
-                "children": .array(children),
-            ]
-            try admin.request([
-                "type": "createTree", "tree": .string(tree),
-                "keys": [["key": "Total", "reducer": "sum", "default": 0]], "root": root,
-            ])
-            defer { _ = try? admin.request(["type": "deleteTree", "tree": .string(tree)]) }
-
-            let url = try WebSocketURL(parsing: connection.url ?? ProcessInfo.processInfo.environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws")
-            let token = connection.token ?? ProcessInfo.processInfo.environment["CANOPY_TOKEN"]
-            let driver = LoadDriver(
-                tree: tree, leaves: leaves, writers: writers, subscribers: subscribers, inFlight: inFlight,
-                warmup: warmup, duration: duration, token: token)
-            let loop = try ClientLoop(handler: driver)
-            driver.loop = loop
-            for _ in 0..<(writers + subscribers) { driver.add(loop.connect(url)) }
-            let banner =
-                "load: \(writers) writer(s) × \(inFlight) in flight, \(subscribers) subscriber(s), tree \(tree) "
-                + "(\(leaves + 1) nodes); warm-up \(warmup) s, measuring \(duration) s"
-            if connection.json { printError(banner) } else { emit(banner) }  // --json: stdout is the report only
-            loop.run()
-            if let failure = driver.failure { throw CLIError(failure) }
-            let report = driver.report()
+            // Ctrl-C ends the run early: the report still prints and the scratch trees are still deleted.
+            signal(SIGINT, SIG_IGN)
+            let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            interrupt.setEventHandler { runner.interrupt() }
+            interrupt.resume()
+            defer {
+                interrupt.cancel()
+                signal(SIGINT, SIG_DFL)
+            }
+            let report: LoadReport
+            do {
+                report = try runner.run()
+            } catch {
+                if !quiet && isatty(STDERR_FILENO) != 0 { printError("") }
+                throw CLIError(error.message)
+            }
+            if !quiet && isatty(STDERR_FILENO) != 0 { printError("") }  // end the rewritten progress line
             emit(connection.json ? report.json.encoded() : report.text)
         }
-    }
-}
-
-/// Drives the load run on the client loop's thread (every `handle` call happens there).
-final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the loop's thread only
-    private enum Role { case writer, subscriber }
-
-    private struct Peer {
-        var role: Role
-        var name = ""
-        var ready = false
-        var outstanding = 0
-        var nextSeq = 1
-    }
-
-    let tree: String
-    let leaves: Int
-    let writerCount: Int
-    let subscriberCount: Int
-    let inFlight: Int
-    let warmup: Double
-    let duration: Double
-    let token: String?
-    weak var loop: ClientLoop?
-    private(set) var failure: String?
-
-    private var peers: [ConnectionID: Peer] = [:]
-    private var readyCount = 0
-    private var startedAt: Double?
-    private var measureFrom = 0.0
-    private var measureTo = 0.0
-    private var stopping = false
-    /// Send time of each outstanding edit, by "writer name/seq".
-    private var sentAt: [String: Double] = [:]
-    private var deliveriesLeft: [String: Int] = [:]
-    private var roundTrips: [Double] = []
-    private var deliveries: [Double] = []
-    private var editsMeasured = 0
-    private var deliveriesMeasured = 0
-    private var rejected = 0
-    private var closedEarly = 0
-    private var random = SplitMix64(seed: 42)
-
-    init(
-        tree: String, leaves: Int, writers: Int, subscribers: Int, inFlight: Int, warmup: Double, duration: Double,
-        token: String?
-    ) {
-        self.tree = tree
-        self.leaves = leaves
-        writerCount = writers
-        subscriberCount = subscribers
-        self.inFlight = inFlight
-        self.warmup = warmup
-        self.duration = duration
-        self.token = token
-    }
-
-    func add(_ id: ConnectionID) {
-        peers[id] = Peer(role: peers.count < writerCount ? .writer : .subscriber)
-    }
-
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    private func send(_ id: ConnectionID, _ message: JSON) -> TransportAction {
-        var bytes: [UInt8] = []
-        message.write(into: &bytes)
-        return .send(id, OutgoingMessage(bytes: bytes))
-    }
-
-    func handle(_ id: ConnectionID, _ event: ClientEvent) -> [TransportAction] {
-        switch event {
-        case .opened:
-            // A name per connection: the daemon treats a repeated (client, seq) as a resubmission of the same batch.
-            var hello: JSONObject = ["type": "hello", "client": .string("canopy-load-\(getpid())-\(id)")]
-            if let token { hello["token"] = .string(token) }
-            return [send(id, .object(hello))]
-        case .message(let bytes):
-            guard let message = try? JSONParser.parse(bytes: bytes, maxDepth: 4096) else { return fail("the daemon sent bad JSON") }
-            return received(id, message)
-        case .closed(let code, let reason):
-            if !stopping {
-                closedEarly += 1
-                return fail("a connection closed during the run (\(code.map(String.init) ?? "no code") \(reason))")
-            }
-            return []
-        case .failed(let why):
-            return fail(why)
-        }
-    }
-
-    private func fail(_ why: String) -> [TransportAction] {
-        if failure == nil { failure = why }
-        stopping = true
-        loop?.stop()
-        return []
-    }
-
-    private func received(_ id: ConnectionID, _ message: JSON) -> [TransportAction] {
-        guard let role = peers[id]?.role else { return [] }
-        switch message["type"]?.string ?? "" {
-        case "welcome":
-            peers[id]!.name = message["session"]?.string ?? ""
-            if role == .subscriber { return [send(id, ["type": "subscribe", "tree": .string(tree)])] }
-            return markReady(id)
-        case "snapshot":
-            return markReady(id)
-        case "diff":
-            let author = message["author"]?.string ?? ""
-            let key = "\(author)/\(Int(message["seq"]?.number ?? -1))"
-            let now = Self.now()
-            guard let sent = sentAt[key] else { return [] }
-            let measured = sent >= measureFrom && sent < measureTo
-            if role == .subscriber {
-                if measured {
-                    deliveries.append(now - sent)
-                    deliveriesMeasured += 1
-                }
-            } else if author == peers[id]!.name {
-                if measured {
-                    roundTrips.append(now - sent)
-                    editsMeasured += 1
-                }
-                peers[id]!.outstanding -= 1
-            } else {
-                return []
-            }
-            deliveriesLeft[key, default: 0] -= 1
-            if deliveriesLeft[key] == 0 {
-                deliveriesLeft[key] = nil
-                sentAt[key] = nil
-            }
-            return role == .writer ? nextEdits(id, now: now) : finishIfDone()
-        case "rejected":
-            rejected += 1
-            peers[id]!.outstanding -= 1
-            return nextEdits(id, now: Self.now())
-        case "error":
-            return fail("the daemon answered with an error: \(message.encoded())")
-        default:
-            return []
-        }
-    }
-
-    private func markReady(_ id: ConnectionID) -> [TransportAction] {
-        peers[id]!.ready = true
-        readyCount += 1
-        guard readyCount == peers.count else { return [] }
-        let start = Self.now()
-        startedAt = start
-        measureFrom = start + warmup
-        measureTo = measureFrom + duration
-        return peers.filter { $0.value.role == .writer }.keys.sorted().flatMap { nextEdits($0, now: start) }
-    }
-
-    /// Tops `peer` up to `inFlight` outstanding edits while the run lasts.
-    private func nextEdits(_ id: ConnectionID, now: Double) -> [TransportAction] {
-        var out: [TransportAction] = []
-        guard var peer = peers[id] else { return [] }
-        defer { peers[id] = peer }
-        while now < measureTo && !stopping && peer.outstanding < inFlight {
-            let seq = peer.nextSeq
-            peer.nextSeq += 1
-            peer.outstanding += 1
-            let key = "\(peer.name)/\(seq)"
-            sentAt[key] = Self.now()
-            deliveriesLeft[key] = subscriberCount + 1
-            let leaf = Int(random.next() % UInt64(leaves))
-            let value = Int64(random.next() % 1000)
-            out.append(
-                send(
-                    id,
-                    [
-                        "type": "edit", "tree": .string(tree), "seq": .int(Int64(seq)),
-                        "ops": [["op": "setPreference", "node": .string("leaf\(leaf)"), "key": "Total", "value": .int(value)]],
-                    ]))
-        }
-        if out.isEmpty { return finishIfDone() }
-        return out
-    }
-
-    private func finishIfDone() -> [TransportAction] {
-        guard startedAt != nil, Self.now() >= measureTo, sentAt.isEmpty || Self.now() >= measureTo + 10 else { return [] }
-        if !stopping {
-            stopping = true
-            loop?.stop()
-        }
-        return []
-    }
-
-    struct Report {
-        var text: String
-        var json: JSON
-    }
-
-    func report() -> Report {
-        func percentile(_ sorted: [Double], _ p: Double) -> Double {
-            guard !sorted.isEmpty else { return 0 }
-            return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-        }
-        let trips = roundTrips.sorted()
-        let delivered = deliveries.sorted()
-        let ps: [(String, Double)] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99.9", 0.999), ("max", 1)]
-        func line(_ name: String, _ values: [Double]) -> String {
-            name + ps.map { String(format: " %@ %.3f ms", $0.0, percentile(values, $0.1) * 1000) }.joined(separator: ",")
-        }
-        let editsPerSecond = Double(editsMeasured) / duration
-        let deliveriesPerSecond = Double(deliveriesMeasured) / duration
-        let text = [
-            String(format: "edits/s %.0f   diffs delivered/s %.0f   rejected %d", editsPerSecond, deliveriesPerSecond, rejected),
-            line("round trip ", trips),
-            subscriberCount > 0 ? line("delivery   ", delivered) : "delivery    (no subscribers)",
-        ].joined(separator: "\n")
-        func stats(_ values: [Double]) -> JSON {
-            var o = JSONObject()
-            o["count"] = .int(Int64(values.count))
-            for (name, p) in ps { o[name + "_ms"] = .double(percentile(values, p) * 1000) }
-            return .object(o)
-        }
-        let json: JSON = [
-            "writers": .int(Int64(writerCount)), "subscribers": .int(Int64(subscriberCount)),
-            "inFlight": .int(Int64(inFlight)), "duration_s": .double(duration),
-            "edits_per_s": .double(editsPerSecond), "deliveries_per_s": .double(deliveriesPerSecond),
-            "rejected": .int(Int64(rejected)), "round_trip": stats(trips), "delivery": stats(delivered),
-        ]
-        return Report(text: text, json: json)
     }
 }

@@ -109,12 +109,13 @@ def scenario(cli, port, work):
     code, _, err = run("import", os.path.join(work, "missing.json"))
     check("import of a missing file", code != 0 and "no such file" in err, err)
 
-    code, out, err = run("load", "--writers", "2", "--subscribers", "3", "--duration", "1", "--warmup", "0.2", "--json")
+    code, out, err = run("load", "--writers", "2", "--clients", "3", "--duration", "1", "--warmup", "0.2", "--json")
     try:
         report = json.loads(out)
-        edits = report["round_trip"]["count"]
-        check("load measures edits and deliveries", edits > 0 and report["delivery"]["count"] == 3 * edits
-              and report["rejected"] == 0, report)
+        edits = report["ack"]["count"]
+        # Each diff reaches the 3 clients and the other writer (writers subscribe too).
+        check("load measures edits and deliveries", edits > 0 and report["delivery"]["count"] == 4 * edits
+              and report["edits"]["rejected"] == {} and report["totals"]["unanswered"] == 0, report)
     except (ValueError, KeyError) as e:
         check("load prints JSON", False, (out, err, e))
     code, out, _ = run("ls")
