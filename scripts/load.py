@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Ready load scenarios against a fresh release canopyd: each run starts its own daemon (free loopback port, empty
+temporary data directory), runs `canopy load`, samples the daemon's CPU and memory from /proc over the measured
+window, prints a one-screen summary and appends a JSON line to artifacts/load/results.jsonl.
+
+    scripts/load.py fanout                 # 1 writer, 10 / 100 / 1000 subscribers at fixed rates, closed-loop max
+    scripts/load.py write-heavy            # 100 writers on one tree, closed loop
+    scripts/load.py many-trees             # 1000 trees × (1 writer + 1 subscriber)
+    scripts/load.py large-tree             # a 1M-node balanced tree, edits deep inside at a fixed rate
+    scripts/load.py slow                   # 90 subscribers + 10 slow readers
+    scripts/load.py idle                   # 10,000 idle connections: daemon memory per connection
+    scripts/load.py all --quick            # every scenario, short and smaller (a smoke run)
+
+Scenarios: """
+import argparse
+import sys
+import time
+
+import loadlib
+from loadlib import RESULTS, Daemon, log, run_measured
+
+# Each scenario: a list of runs (label, canopy load arguments); `quick` variants are shorter and smaller.
+MIX = "set=90,insert=4,remove=3,move=3"
+
+
+def scenarios(quick):
+    return {
+        "fanout": [
+            # Fixed rates chosen so each N asks for a load the daemon can carry on two cores (≤ ~100k diffs/s),
+            # then one closed-loop run for the ceiling.
+            ("1 writer → 10 subscribers, 1000 edits/s", ["--writers", 1, "--clients", 10, "--rate", 1000]),
+            ("1 writer → 100 subscribers, 500 edits/s", ["--writers", 1, "--clients", 100, "--rate", 500]),
+            ("1 writer → 1000 subscribers, 50 edits/s", ["--writers", 1, "--clients", 1000, "--rate", 50]),
+            ("1 writer → 100 subscribers, closed loop 8 in flight",
+             ["--writers", 1, "--clients", 100, "--in-flight", 8]),
+        ],
+        "write-heavy": [
+            ("100 writers, one 1000-node tree, closed loop",
+             ["--writers", 100, "--clients", 0, "--trees", 1, "--nodes", 1000, "--mix", MIX, "--in-flight", 1]),
+        ],
+        "many-trees": [
+            (f"{100 if quick else 1000} trees × (1 writer + 1 subscriber), {100 if quick else 1000} edits/s",
+             ["--trees", 100 if quick else 1000, "--writers", 100 if quick else 1000,
+              "--clients", 100 if quick else 1000, "--nodes", 50, "--rate", 100 if quick else 1000]),
+        ],
+        "large-tree": [
+            (f"{'100k' if quick else '1M'}-node balanced tree, 10 subscribers, 200 edits/s of 4 ops",
+             ["--trees", 1, "--nodes", 100_000 if quick else 1_000_000, "--shape", "balanced", "--fanout", 10,
+              "--writers", 1, "--clients", 10, "--mix", MIX, "--ops-per-edit", 4, "--rate", 200]),
+        ],
+        "slow": [
+            ("1 writer → 90 subscribers + 10 slow readers, 200 edits/s",
+             ["--writers", 1, "--clients", 90, "--slow", 10, "--rate", 200]),
+        ],
+        "idle": [
+            (f"{2000 if quick else 10000} idle connections (--hold)",
+             ["--hold", "--clients", 2000 if quick else 10000, "--connect-rate", 2000]),
+        ],
+    }
+
+
+def run(canopyd, canopy, scenario, label, extra, args):
+    warmup, duration = (0.5, 2.0) if args.quick else (args.warmup, args.duration)
+    if "--hold" in extra:
+        warmup = 0
+    with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
+        log(f"{scenario}: {label} (canopyd pid {daemon.pid}, port {daemon.port})")
+        cmd = [canopy, "load", "--url", daemon.url, *extra, "--warmup", warmup, "--duration", duration, "--json"]
+        load, server = run_measured(cmd, daemon.pid, warmup, duration, metrics=daemon.metrics,
+                                    start_marker=loadlib.CANOPY_LOAD_PROGRESS, arm_marker=loadlib.CANOPY_LOAD_READY,
+                                    timeout=warmup + duration + 600)
+    record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "scenario": scenario, "label": label,
+              "args": [str(a) for a in extra], "durability": args.durability or "fsync", "quick": args.quick,
+              "load": load, "server": server, "notes": []}
+    if "--hold" in extra:
+        held = (load.get("connections") or {}).get("peak") or 0
+        grown = (server.get("rssInWindow") or server["rssPeak"]) - server["rssBefore"]
+        if held:
+            server["bytesPerIdleConnection"] = grown / held
+            before, during = loadlib.fmt_bytes(server["rssBefore"]), loadlib.fmt_bytes(server["rssBefore"] + grown)
+            record["notes"].append(f"idle: {held:,} connections held; daemon RSS {before} → {during}: "
+                                   f"{grown / held / 1024:.1f} KiB per idle connection")
+    return record
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__ + ", ".join(scenarios(False)),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenario", nargs="+", choices=[*scenarios(False), "all"])
+    parser.add_argument("--quick", action="store_true", help="0.5 s warm-up, 2 s measured, smaller scenarios")
+    parser.add_argument("--duration", type=float, default=10, help="seconds measured (default 10)")
+    parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up (default 2)")
+    parser.add_argument("--durability", choices=["fsync", "none"], help="the daemon's storage.durability")
+    parser.add_argument("--out", default=str(RESULTS), help="JSON lines file to append to")
+    loadlib.add_build_arguments(parser)
+    args = parser.parse_args()
+    names = list(scenarios(False)) if "all" in args.scenario else args.scenario
+    loadlib.raise_open_files()
+    canopyd, canopy = loadlib.binaries(args.build_path, args.rebuild)
+    loadlib.check_load_flags(canopy)
+    failures = 0
+    for name in names:
+        for label, extra in scenarios(args.quick)[name]:
+            try:
+                record = run(canopyd, canopy, name, label, extra, args)
+            except Exception as error:  # one failed run should not hide the others' results
+                failures += 1
+                print(f"== {name}: {label}\n   FAILED: {error}", flush=True)
+                continue
+            loadlib.append_jsonl(args.out, record)
+            print(loadlib.summary(record), flush=True)
+    print(f"results appended to {args.out}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
