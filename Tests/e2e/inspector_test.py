@@ -199,8 +199,8 @@ def row_text(d, node):
 
 
 def open_tree(d, tree):
-    button = wait_until(lambda: d.find_element(By.CSS_SELECTOR, f'.tree-list li[data-tree="{tree}"] button.link'))
-    button.click()
+    wait_until(lambda: d.find_element(By.CSS_SELECTOR, f'.tree-list li[data-tree="{tree}"] button.link'))
+    click(d, f'.tree-list li[data-tree="{tree}"] button.link')
     return wait_until(lambda: js(d, "const s = window.canopyInspector.state;"
                                     "return s.replica && s.replica.tree === arguments[0] ? s.replica.version + 1 : 0", tree))
 
@@ -607,11 +607,11 @@ def timeline_and_readers(d, bob, base, artifacts):
                   if any(m.get("kind") == "preference" and m.get("key") == "SumScore" for m in n.get("modifiers") or []))
     diff = bob.edit(tree, [{"op": "setPreference", "node": writer["id"], "key": "SumScore", "value": 1000}])
     check("the script's edit to numeric-reducers was accepted", diff.get("type") == "diff", diff)
-    row_el = wait_until(lambda: d.find_element(By.CSS_SELECTOR, f'#timeline tr[data-version="{diff["version"]}"]'))
+    row_text_ = wait_until(lambda: d.find_element(By.CSS_SELECTOR, f'#timeline tr[data-version="{diff["version"]}"]').text)
     check("the timeline shows the version in its author's lane",
-          row_el is not None and "setPreference" in row_el.text
+          row_text_ and "setPreference" in row_text_
           and bob.session in js(d, "return [...document.querySelectorAll('#timeline th')].map(t => t.textContent).join(' ')"))
-    row_el.click()
+    click(d, f'#timeline tr[data-version="{diff["version"]}"]')
     details = wait_until(lambda: d.find_element(By.ID, "diff-details").text)
     changed = diff["changes"][0] if diff["changes"] else None
     check("the edit fired a reader", changed is not None, diff)

@@ -475,9 +475,13 @@ function render() {
         case 'readers':
             panels.renderReaders($('tab-readers'), context);
             break;
-        case 'timeline':
-            panels.renderTimeline($('tab-timeline'), context);
+        case 'timeline': {
+            const signature = JSON.stringify([state.treeId, state.diffs.size, state.replica?.version, state.version,
+                state.clients]);
+            if (signature !== timelineShown) panels.renderTimeline($('tab-timeline'), context);
+            timelineShown = signature;
             break;
+        }
         case 'clients':
             panels.renderClients($('tab-clients'), context);
             break;
@@ -502,7 +506,15 @@ function panelContext() {
     };
 }
 
+// Lists and tables are redrawn only when what they show changed: a redraw between mousedown and mouseup would
+// swallow the click, and diffs and presence updates can arrive many times a second.
+let treeListShown = '';
+let timelineShown = '';
+
 function renderTreeList() {
+    const signature = JSON.stringify([state.trees, state.treeId]);
+    if (signature === treeListShown) return;
+    treeListShown = signature;
     fill(
         $('tree-list'),
         state.trees.map((t) =>
@@ -609,6 +621,7 @@ function wireControls() {
     for (const b of document.querySelectorAll('.tabs button')) {
         b.addEventListener('click', () => {
             state.tab = b.dataset.tab;
+            timelineShown = '';
             tree.update(viewModel(), { structure: false });
             render();
         });
