@@ -430,10 +430,18 @@ function laziness() {
     return state.lazinessCache;
 }
 
+// The forest of the shown evaluation, built once per (trace, key): the tree view and the panel both ask for it on
+// every redraw, and a full evaluation's trace can hold tens of thousands of events.
+let callsShown = { trace: null, key: null, calls: { roots: [], calls: [] } };
+
 function currentCalls() {
     const version = traceVersion();
-    const entry = version === null ? null : state.traces.get(version);
-    return entry ? reduceForest(entry.trace.events, state.key || null) : { roots: [], calls: [] };
+    const trace = version === null ? null : state.traces.get(version)?.trace ?? null;
+    const key = state.key || null;
+    if (callsShown.trace !== trace || callsShown.key !== key) {
+        callsShown = { trace, key, calls: trace ? reduceForest(trace.events, key) : { roots: [], calls: [] } };
+    }
+    return callsShown.calls;
 }
 
 function currentCallNode() {
