@@ -2,32 +2,11 @@
 """End-to-end test of the canopy CLI against a real canopyd process (with a token, as on an exposed daemon): ls,
 create, import, watch, edit, probe, history, delete, load, and the errors users hit.
 Usage: cli_smoke.py PATH/TO/canopyd PATH/TO/canopy"""
-import json, os, re, signal, subprocess, sys, tempfile, time
+import json, os, re, subprocess, sys, tempfile
 
-passed = 0
-failed = 0
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from e2e import ROOT, Checks, start_daemon, stop_daemon
 
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def start_daemon(canopyd, data):
-    daemon = subprocess.Popen(
-        [canopyd, "--port", "0", "--token", "s3cret:admin", "--token", "look:viewer", "--data", data],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    for _ in range(10):
-        line = daemon.stdout.readline()
-        m = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-        if m:
-            return daemon, int(m.group(1))
-    return daemon, None
+check = Checks()
 
 
 def scenario(cli, port, work):
@@ -137,22 +116,17 @@ def scenario(cli, port, work):
 def main():
     canopyd, cli = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as work:
-        daemon, port = start_daemon(canopyd, os.path.join(work, "data"))
+        daemon, port = start_daemon(canopyd, "--token", "s3cret:admin", "--token", "look:viewer",
+                                    "--data", os.path.join(work, "data"))
         check("daemon announced its port", port is not None)
         if port:
             try:
                 scenario(cli, port, work)
             except Exception as e:  # a hang or a crash is a failure of the test, reported like the others
                 check("scenario ran", False, repr(e))
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            code = daemon.wait(10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-            code = None
+        code = stop_daemon(daemon)
         check("SIGTERM exits 0", code == 0, code)
-    print(f"cli smoke: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish("cli smoke")
 
 
 main()

@@ -1,21 +1,13 @@
 #!/usr/bin/env python3
 """End-to-end smoke test of a real canopyd process: start it on a free port with the examples, drive it with two
 WebSocket clients, then SIGTERM it and expect a clean exit. Usage: daemon_smoke.py PATH/TO/canopyd"""
-import asyncio, json, re, shutil, signal, subprocess, sys, tempfile
+import asyncio, json, shutil, sys, tempfile
 
 import websockets
 
-passed = 0
-failed = 0
+from e2e import Checks, start_daemon, stop_daemon
 
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+check = Checks()
 
 
 async def recv(ws):
@@ -59,30 +51,17 @@ async def scenario(port):
 
 def main():
     data = tempfile.mkdtemp(prefix="canopy-smoke-")
-    daemon = subprocess.Popen([sys.argv[1], "--port", "0", "--data", data], stdout=subprocess.PIPE, text=True)
-    port = None
-    for _ in range(5):
-        line = daemon.stdout.readline()
-        m = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-        if m:
-            port = int(m.group(1))
-            break
+    daemon, port = start_daemon(sys.argv[1], "--data", data)
     check("daemon announced its port", port is not None)
     if port:
         try:
             asyncio.run(scenario(port))
         except Exception as e:  # a hang or a dropped connection is a failure, not a crash of the test
             check("scenario ran", False, repr(e))
-    daemon.send_signal(signal.SIGTERM)
-    try:
-        code = daemon.wait(10)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        code = None
+    code = stop_daemon(daemon)
     check("SIGTERM exits 0", code == 0, code)
     shutil.rmtree(data, ignore_errors=True)
-    print(f"daemon smoke: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish("daemon smoke")
 
 
 main()

@@ -7,7 +7,7 @@ Starts canopyd on a free port with a fresh data directory, the repository's web/
 inspector, and drives it together with a separate WebSocket client. Screenshots go to ARTIFACTS_DIR (default
 artifacts/inspector). Exits non-zero if any check fails; every failure is printed with its detail.
 """
-import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, time, traceback
+import json, os, random, shutil, sys, tempfile, time, traceback
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -18,19 +18,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from websockets.sync.client import connect
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-passed, failed = 0, 0
+from e2e import ROOT, Checks, start_daemon, stop_daemon
 
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-    return condition
+check = Checks(verbose=True)
 
 
 def wait_until(fn, timeout=5.0, interval=0.02):
@@ -48,31 +38,24 @@ def wait_until(fn, timeout=5.0, interval=0.02):
         time.sleep(interval)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Daemon:
-    def __init__(self, binary, data, port, extra=()):
-        self.args = [binary, "--port", str(port), "--data", data, "--web", os.path.join(ROOT, "web"),
+    """canopyd with the repository's web/ and examples; `start` again reuses its port (the page reconnects to it)."""
+
+    def __init__(self, binary, data, extra=()):
+        self.binary = binary
+        self.args = ["--data", data, "--web", os.path.join(ROOT, "web"),
                      "--examples", os.path.join(ROOT, "config/examples"), "--log-level", "warning", *extra]
-        self.port = port
+        self.port = 0
         self.start()
 
     def start(self):
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        line = self.process.stdout.readline()
-        while line and "inspector http" not in line:
-            line = self.process.stdout.readline()
-        if not line:
+        self.process, port = start_daemon(self.binary, *self.args, port=self.port)
+        if port is None:
             raise RuntimeError("canopyd did not start")
+        self.port = port
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(10)
+        stop_daemon(self.process)
 
 
 class Client:
@@ -760,8 +743,8 @@ def reconnect(d, daemon, artifacts):
 def tokens(d, binary, artifacts):
     """With tokens configured the page asks for one, and connects with it."""
     data = tempfile.mkdtemp(prefix="canopy-inspector-tokens-")
-    port = free_port()
-    daemon = Daemon(binary, data, port, ["--token", "s3cret-admin:admin", "--token", "look-only:viewer"])
+    daemon = Daemon(binary, data, ["--token", "s3cret-admin:admin", "--token", "look-only:viewer"])
+    port = daemon.port
     try:
         d.get(f"http://127.0.0.1:{port}/")
         check("without a token the page asks for one",
@@ -793,7 +776,7 @@ def main():
     artifacts = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "artifacts/inspector"))
     os.makedirs(artifacts, exist_ok=True)
     data = tempfile.mkdtemp(prefix="canopy-inspector-")
-    daemon = Daemon(binary, data, free_port())
+    daemon = Daemon(binary, data)
     d = browser()
     try:
         parts = [("scenario", lambda: scenario(d, daemon, artifacts)),
@@ -813,8 +796,7 @@ def main():
         d.quit()
         daemon.stop()
         shutil.rmtree(data, ignore_errors=True)
-    print(f"inspector_test: {passed} passed, {failed} failed (screenshots in {artifacts})")
-    sys.exit(1 if failed else 0)
+    check.finish("inspector_test", f" (screenshots in {artifacts})")
 
 
 if __name__ == "__main__":
