@@ -63,5 +63,5 @@ func canopyWebSocketCallback(
     }
 }
 
-/// The drain deadline's timer: it only wakes `lws_service` so `run()` can see the deadline has passed.
-func canopyDrainTimerFired(_ timer: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
+/// The drain deadline's and the tick's timers: they only wake `lws_service`, so `run()` can look at the clock.
+func canopyWakeTimerFired(_ timer: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}

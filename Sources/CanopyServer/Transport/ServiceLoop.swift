@@ -115,9 +115,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             if now >= nextTick && phase == .running {
                 nextTick = now + ServiceLoop.tickIntervalMicroseconds * 1000
                 apply(handler.tick())
-                // An empty timer whose only job is to wake lws_service for the next tick.
+                // Wakes lws_service for the next tick even when nothing else happens.
                 lws_sul_schedule(
-                    context, 0, memory.tickTimer, canopyDrainTimerFired, lws_usec_t(ServiceLoop.tickIntervalMicroseconds))
+                    context, 0, memory.tickTimer, canopyWakeTimerFired, lws_usec_t(ServiceLoop.tickIntervalMicroseconds))
             }
         }
         finish(context)
@@ -163,7 +163,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         // Wakes `run()` at the deadline even if nothing else happens by then.
         if let context {
             lws_sul_schedule(
-                context, 0, memory.drainTimer, canopyDrainTimerFired,
+                context, 0, memory.drainTimer, canopyWakeTimerFired,
                 lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
         }
     }
