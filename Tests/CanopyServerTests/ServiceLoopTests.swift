@@ -183,6 +183,49 @@ import Testing
         #expect(try fast.next() == .text("after"))
     }
 
+    /// Every session is written from the one shared buffer, the frame header in its head-room. Messages much larger
+    /// than the sockets take at once (lws keeps the rest) reach every reader intact, in order, with other messages
+    /// written from the same buffers in between.
+    @Test func aSharedMessageReachesEveryReaderIntactEvenWhenWritesArePartial() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let readers = try (0..<3).map { _ in try TestWebSocket(port: server.port, receiveBuffer: 4096) }
+        #expect(eventually { server.handler.opened.count == 3 })
+        let sizes = [1 << 20, 125, 126, 65535, 65536, 300_001]
+        for (round, size) in sizes.enumerated() {
+            try readers[0].send("pattern:\(round):\(size)")  // one sender keeps the rounds in order
+        }
+        for (n, reader) in readers.enumerated() {
+            for (round, size) in sizes.enumerated() {
+                guard case .text(let text) = try reader.next() else {
+                    Issue.record("reader \(n): round \(round) was not a text message")
+                    return
+                }
+                let intact = Array(text.utf8) == TestHandler.pattern(round: round, size: size)  // no 1 MiB dump
+                #expect(intact, "reader \(n), round \(round): \(text.utf8.count) bytes, expected \(size)")
+            }
+        }
+    }
+
+    /// The loop ticks the handler only while it has deferred work, waking itself for that with nothing else going
+    /// on; an idle loop is not woken 20 times a second (with many connections each wake polls all of them).
+    @Test func theHandlerIsTickedOnlyWhileItHasDeferredWork() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try TestWebSocket(port: server.port)
+        try client.send("ping")
+        #expect(try client.next() == .text("ping"))
+        usleep(300_000)
+        #expect(server.handler.ticks == 0)
+
+        let start = Date()
+        try client.send("defer:3")
+        #expect(try client.next() == .text("ticked"))
+        #expect(Date().timeIntervalSince(start) >= 0.09)  // three ticks, 50 ms apart
+        usleep(300_000)
+        #expect(server.handler.ticks == 3)
+    }
+
     @Test func aClientThatStopsReadingForGoodIsDroppedAfterAnOverflow() throws {
         let server = try TestServer {
             $0.maxQueueBytes = 128 << 10
@@ -690,8 +733,10 @@ final class TestServer: Sendable {
     }
 }
 
-/// Echoes, except `fanout:<tag>:<bytes>` (sends `<tag>:` padded to `<bytes>` to every open session) and
-/// `close:<code>` (replies "closing", then closes with that code). Records what happened for the tests to check.
+/// Echoes, except `fanout:<tag>:<bytes>` (sends `<tag>:` padded to `<bytes>` to every open session),
+/// `pattern:<round>:<bytes>` (sends `pattern(round:size:)` to every open session), `defer:<n>` (has deferred work for
+/// `n` ticks, then answers "ticked") and `close:<code>` (replies "closing", then closes with that code). Records what
+/// happened for the tests to check.
 final class TestHandler: ConnectionHandler, @unchecked Sendable {  // tests read what it records under `lock`
     private let lock = NSLock()
     private var _opened: [SessionID] = []
@@ -701,8 +746,13 @@ final class TestHandler: ConnectionHandler, @unchecked Sendable {  // tests read
     private var _serviceThread: pthread_t?
     private var _jobThreadMatched: Bool?
     private var open: [SessionID] = []
+    private var _ticksWanted = 0
+    private var _tickAsker: SessionID = 0
+    private var _ticks = 0
 
     var opened: [SessionID] { lock.withLock { _opened } }
+    /// How many times the loop called `tick()`.
+    var ticks: Int { lock.withLock { _ticks } }
     var peers: [String] { lock.withLock { _peers } }
     var closed: [SessionID] { lock.withLock { _closed } }
     var receivedSizes: [Int] { lock.withLock { _receivedSizes } }
@@ -737,6 +787,18 @@ final class TestHandler: ConnectionHandler, @unchecked Sendable {  // tests read
             let shared = OutgoingMessage(bytes: payload)
             return sessions.map { .send($0, shared) }
         }
+        if text.hasPrefix("pattern:") {
+            let parts = text.split(separator: ":")
+            let shared = OutgoingMessage(bytes: Self.pattern(round: Int(parts[1]) ?? 0, size: Int(parts[2]) ?? 0))
+            return sessions.map { .send($0, shared) }
+        }
+        if text.hasPrefix("defer:"), let count = Int(text.dropFirst(6)) {
+            lock.withLock {
+                _ticksWanted = count
+                _tickAsker = session
+            }
+            return []
+        }
         if text.hasPrefix("close:"), let code = UInt16(text.dropFirst(6)) {
             return [
                 .send(session, OutgoingMessage(bytes: Array("closing".utf8))),
@@ -745,6 +807,27 @@ final class TestHandler: ConnectionHandler, @unchecked Sendable {  // tests read
             ]
         }
         return [.send(session, OutgoingMessage(bytes: message))]
+    }
+
+    var hasDeferredWork: Bool { lock.withLock { _ticksWanted > 0 } }
+
+    /// Counts the call; the last of the ticks asked for with `defer:<n>` answers "ticked" to whoever asked.
+    func tick() -> [TransportAction] {
+        let asker: SessionID? = lock.withLock {
+            _ticks += 1
+            guard _ticksWanted > 0 else { return nil }
+            _ticksWanted -= 1
+            return _ticksWanted == 0 ? _tickAsker : nil
+        }
+        return asker.map { [.send($0, OutgoingMessage(bytes: Array("ticked".utf8)))] } ?? []
+    }
+
+    /// `size` printable bytes that differ from round to round and along the message.
+    static func pattern(round: Int, size: Int) -> [UInt8] {
+        (0..<size).map { (i: Int) -> UInt8 in
+            let mixed: Int = i &* 31 &+ round &* 7 &+ i / 251
+            return UInt8(33 + mixed % 94)
+        }
     }
 
     func closed(_ session: SessionID) -> [TransportAction] {

@@ -203,7 +203,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     func established(_ wsi: OpaquePointer) -> Int32 {
         let id = connectionID(wsi)
         guard let connection = connections[id] else { return -1 }
-        let session = TransportSession(id: id, wsi: wsi)
+        let session = TransportSession(id: id, wsi: wsi, writesInPlace: false)
         connection.session = session
         apply(handler.handle(id, .opened))
         if phase == .draining { requestClose(session, code: 1000, reason: "bye", dropQueued: false) }

@@ -444,7 +444,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         }
         var bytes = 0
         for diff in missed {
-            bytes += diff.bytes.count
+            bytes += diff.count
             if bytes > configuration.catchUpMaxBytes { return nil }
         }
         return missed
@@ -879,6 +879,9 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     }
 
     /// Sends the presence updates whose gap has passed.
+    /// Presence updates wait for their tree's gap to pass.
+    public var hasDeferredWork: Bool { !presenceDue.isEmpty }
+
     public func tick() -> [TransportAction] {
         guard !presenceDue.isEmpty else { return [] }
         let now = clock()
@@ -984,8 +987,6 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     static func name(_ s: SessionID) -> String { "s\(s)" }
 
     static func encode(_ j: JSON) -> OutgoingMessage {
-        var bytes: [UInt8] = []
-        j.write(into: &bytes)
-        return OutgoingMessage(bytes: bytes)
+        OutgoingMessage(encoding: j)
     }
 }

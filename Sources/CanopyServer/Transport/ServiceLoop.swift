@@ -97,27 +97,32 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         if let context { lws_context_destroy(context) }
     }
 
-    /// Services connections on the calling thread until `stop()` has closed every session (or the drain timeout
-    /// passed), then destroys the lws context. Call once.
-    /// How often the handler's `tick()` runs (work deferred on purpose, such as coalesced presence updates).
+    /// How often the handler's `tick()` runs while it has deferred work (such as coalesced presence updates).
     static let tickIntervalMicroseconds: UInt64 = 50_000
 
+    /// Services connections on the calling thread until `stop()` has closed every session (or the drain timeout
+    /// passed), then destroys the lws context. Call once.
     public func run() {
         precondition(phase == .idle, "ServiceLoop.run() called twice")
         guard let context else { return }
         serviceThread = pthread_self()
         phase = .running
         var nextTick: UInt64 = 0
+        var timerArmedFor: UInt64 = 0
         while true {
             if lws_service(context, 0) < 0 { break }
             if phase == .draining && (sessions.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
+            guard phase == .running && handler.hasDeferredWork else { continue }
             let now = monotonicNanoseconds()
-            if now >= nextTick && phase == .running {
+            if now >= nextTick {
                 nextTick = now + ServiceLoop.tickIntervalMicroseconds * 1000
                 apply(handler.tick())
-                // Wakes lws_service for the next tick even when nothing else happens.
+            }
+            // Wakes lws_service for the next tick even when nothing else happens; not armed while nothing waits.
+            if handler.hasDeferredWork && timerArmedFor != nextTick {
+                timerArmedFor = nextTick
                 lws_sul_schedule(
-                    context, 0, memory.tickTimer, canopyWakeTimerFired, lws_usec_t(ServiceLoop.tickIntervalMicroseconds))
+                    context, 0, memory.tickTimer, canopyWakeTimerFired, lws_usec_t((nextTick - now) / 1000 + 1))
             }
         }
         finish(context)
@@ -192,7 +197,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         let id = nextSessionID
         nextSessionID += 1
         user.storeBytes(of: id, as: SessionID.self)
-        sessions[id] = TransportSession(id: id, wsi: wsi)
+        sessions[id] = TransportSession(id: id, wsi: wsi, writesInPlace: true)
         counters.connectionsTotal += 1
         var peer = [CChar](repeating: 0, count: 128)
         let peerName = peer.withUnsafeMutableBufferPointer { buffer in
@@ -262,7 +267,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                 // The limit counts what waits behind the next message to write, so one message larger than the limit
                 // (a big tree's snapshot) does not make the small one after it (its presence update) an overflow.
                 if session.hasQueuedMessages
-                    && session.queuedBytes - session.nextMessageBytes + message.bytes.count > configuration.maxQueueBytes
+                    && session.queuedBytes - session.nextMessageBytes + message.count > configuration.maxQueueBytes
                 {
                     logger.notice(
                         "s\(session.id): outgoing queue over \(configuration.maxQueueBytes) bytes (a slow reader): closing with 1008"

@@ -1,12 +1,50 @@
+import CLibWebSockets
+import CanopyCore
+
 /// Identifies one WebSocket connection for its whole life (shown to clients as `s<N>`).
 public typealias SessionID = UInt64
 
 /// An encoded outgoing message. One instance is shared by every session it is queued to (serialize once, send
-/// many); the transport copies it behind `LWS_PRE` head-room when it writes.
-public final class OutgoingMessage: Sendable {
-    public let bytes: [UInt8]
+/// many). It is kept behind `LWS_PRE` bytes of head-room, where the server's `lws_write` puts the frame header, so
+/// every subscriber is sent from this one buffer: the header is the same for all of them (a server does not mask and
+/// uses no extension), lws copies whatever a socket does not take at once, and only the service thread writes.
+/// A client masks the payload in place, so `ClientLoop` copies it instead.
+public final class OutgoingMessage: @unchecked Sendable {
+    /// `LWS_PRE` bytes of head-room, then the payload. Touched only by the thread that writes it.
+    private var framed: [UInt8]
 
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    static let headroom = Int(canopy_lws_pre())
+
+    public init(bytes: [UInt8]) {
+        framed = [UInt8](repeating: 0, count: Self.headroom)
+        framed.append(contentsOf: bytes)
+    }
+
+    /// `j` encoded straight behind the head-room (no copy).
+    init(encoding j: JSON) {
+        framed = [UInt8](repeating: 0, count: Self.headroom)
+        j.write(into: &framed)
+    }
+
+    /// The payload's size in bytes.
+    public var count: Int { framed.count - Self.headroom }
+
+    /// A copy of the payload.
+    public var bytes: [UInt8] { Array(framed[Self.headroom...]) }
+
+    /// Calls `body` with the payload.
+    func withPayload<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        framed.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Self.headroom...])) }
+    }
+
+    /// `lws_write` of the payload as one text message, the frame header written into the head-room in place.
+    /// Server sessions only, on the service thread.
+    func writeInPlace(_ wsi: OpaquePointer) -> Int32 {
+        let length = count
+        return framed.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + Self.headroom, length, LWS_WRITE_TEXT)
+        }
+    }
 }
 
 /// What the protocol layer asks the transport to do, in order.
@@ -29,7 +67,11 @@ public protocol ConnectionHandler: AnyObject {
     func allowsMetrics(bearerToken: String?) -> Bool
     /// Appends the handler's own metrics to a `/metrics` response (after the transport's).
     func writeMetrics(into exposition: inout MetricsExposition)
-    /// Called on the service thread about every 50 ms: for work the handler deferred (coalesced updates).
+    /// Whether the handler deferred work that `tick()` will do. The loop ticks only while this is true, so an idle
+    /// daemon does not wake (and poll every connection) 20 times a second for nothing.
+    var hasDeferredWork: Bool { get }
+    /// Called on the service thread about every 50 ms while `hasDeferredWork`: for work the handler deferred
+    /// (coalesced updates).
     func tick() -> [TransportAction]
 }
 
@@ -39,6 +81,9 @@ extension ConnectionHandler {
 
     /// A handler without metrics of its own adds nothing.
     public func writeMetrics(into exposition: inout MetricsExposition) {}
+
+    /// A handler that defers nothing has nothing to do.
+    public var hasDeferredWork: Bool { false }
 
     /// A handler that defers nothing has nothing to do.
     public func tick() -> [TransportAction] { [] }

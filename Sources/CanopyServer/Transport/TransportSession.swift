@@ -24,13 +24,18 @@ final class TransportSession {
     private(set) var queuedBytes = 0
     private var queue: [OutgoingMessage] = []
     private var queueHead = 0
-    /// The bytes handed to the last `lws_write`, behind `LWS_PRE` head-room. With permessage-deflate lws may still
-    /// read them until the next writeable callback, so they are replaced only there (or freed with the session).
+    /// A server session writes each message from its shared buffer (`OutgoingMessage.writeInPlace`); a client one
+    /// copies it into `writeBuffer` first, since lws masks a client's payload in place.
+    private let writesInPlace: Bool
+    /// A client session's copy of the last message written, behind `LWS_PRE` head-room. With permessage-deflate lws
+    /// may still read it until the next writeable callback, so it is replaced only there (or freed with the session).
     private var writeBuffer: UnsafeMutableRawBufferPointer?
 
-    init(id: SessionID, wsi: OpaquePointer) {
+    /// `writesInPlace`: a server session (see `OutgoingMessage`); false for a client connection.
+    init(id: SessionID, wsi: OpaquePointer, writesInPlace: Bool) {
         self.id = id
         self.wsi = wsi
+        self.writesInPlace = writesInPlace
     }
 
     deinit { writeBuffer?.deallocate() }
@@ -83,10 +88,10 @@ final class TransportSession {
             }
             return 0
         }
-        let payload = prepareWrite(message)
-        let result = lws_write(wsi, payload, message.bytes.count, LWS_WRITE_TEXT)
-        guard result >= 0 && Int(result) >= message.bytes.count else { return -1 }
-        written = message.bytes.count
+        let result =
+            writesInPlace ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
+        guard result >= 0 && Int(result) >= message.count else { return -1 }
+        written = message.count
         if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }
@@ -116,18 +121,18 @@ final class TransportSession {
     }
 
     /// The size of the message the next writeable callback writes (0 when none waits).
-    var nextMessageBytes: Int { queueHead < queue.count ? queue[queueHead].bytes.count : 0 }
+    var nextMessageBytes: Int { queueHead < queue.count ? queue[queueHead].count : 0 }
 
     func enqueue(_ message: OutgoingMessage) {
         queue.append(message)
-        queuedBytes += message.bytes.count
+        queuedBytes += message.count
     }
 
     func dequeue() -> OutgoingMessage? {
         guard queueHead < queue.count else { return nil }
         let message = queue[queueHead]
         queueHead += 1
-        queuedBytes -= message.bytes.count
+        queuedBytes -= message.count
         if queueHead == queue.count {
             queue.removeAll(keepingCapacity: queue.count <= 1024)
             queueHead = 0
@@ -149,7 +154,7 @@ final class TransportSession {
     /// is given back so one big message does not pin memory for the session's life.
     func prepareWrite(_ message: OutgoingMessage) -> UnsafeMutablePointer<UInt8> {
         let pre = canopy_lws_pre()
-        let needed = pre + message.bytes.count
+        let needed = pre + message.count
         if let buffer = writeBuffer, buffer.count < needed || (buffer.count > 256 << 10 && needed < buffer.count / 4) {
             buffer.deallocate()
             writeBuffer = nil
@@ -158,7 +163,7 @@ final class TransportSession {
             writeBuffer ?? .allocate(byteCount: max(needed, 4096), alignment: MemoryLayout<UInt64>.alignment)
         writeBuffer = buffer
         let payload = buffer.baseAddress! + pre
-        message.bytes.withUnsafeBytes { bytes in
+        message.withPayload { bytes in
             if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
         }
         return payload.assumingMemoryBound(to: UInt8.self)
