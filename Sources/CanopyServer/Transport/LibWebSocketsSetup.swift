@@ -51,8 +51,9 @@ final class LibWebSocketsSetup {
         protocols[Self.webSocketProtocolIndex].callback = canopyWebSocketCallback
         // The per-session user area holds the SessionID (0 until ESTABLISHED).
         protocols[Self.webSocketProtocolIndex].per_session_data_size = MemoryLayout<SessionID>.size
-        // Fragments arrive in pieces of at most this much; messages are reassembled whatever the size.
-        protocols[Self.webSocketProtocolIndex].rx_buffer_size = 16 << 10
+        // Fragments arrive in pieces of at most this much; messages are reassembled whatever the size. lws allocates
+        // it per connection: at 16 KiB an idle connection cost 13.6 KiB of RSS, at 4 KiB 6.4 KiB (docs/performance.md).
+        protocols[Self.webSocketProtocolIndex].rx_buffer_size = 4 << 10
         // Largest single send(); lws buffers the rest of a bigger write and finishes it before the next writeable.
         protocols[Self.webSocketProtocolIndex].tx_packet_size = 256 << 10
 
