@@ -38,7 +38,7 @@ def row(record):
     return {"cpu": cpu, "text": f"{record['server_name']:<8} {'—' if cpu is None else f'{cpu:6.2f}':>8} "
             f"{load['diffs']['perSecond']:>10,.0f} {(server.get('cpuShare') or 0) * 100:>5.0f}% "
             f"{fmt_ms(load['delivery'], 'p50'):>7} {fmt_ms(load['delivery'], 'p99'):>7} "
-            f"{fmt_ms(load['delivery'], 'p999'):>7}"}
+            f"{fmt_ms(load['delivery'], 'p999'):>7}{' *' if server.get('saturated') else '  '}"}
 
 
 def main():
@@ -49,6 +49,8 @@ def main():
     parser.add_argument("--warmup", type=float, default=1)
     parser.add_argument("--payload", type=int, default=200, help="Redis message size in bytes (default 200)")
     parser.add_argument("--only", choices=["redis", "canopyd"], help="run one server only")
+    parser.add_argument("--durability", choices=["fsync", "none"],
+                        help="canopyd's storage.durability (default fsync, the shipped configuration)")
     parser.add_argument("--out", default=str(ARTIFACTS / "anchor.jsonl"))
     loadlib.add_build_arguments(parser)
     args = parser.parse_args()
@@ -70,10 +72,11 @@ def main():
                     records.append({"time": stamp, "server_name": "redis", "version": redis.version(),
                                     "subscribers": n, "rate": rate, "load": load, "server": server})
             if args.only != "redis":
-                with Daemon(canopyd) as daemon:
+                with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
                     log(f"canopyd: N={n}, {rate:g} edits/s")
                     load, server = canopyd_run(canopy, daemon, n, rate, args)
-                    records.append({"time": stamp, "server_name": "canopyd", "subscribers": n, "rate": rate,
+                    records.append({"time": stamp, "server_name": "canopyd", "durability": args.durability or "fsync",
+                                    "subscribers": n, "rate": rate,
                                     "load": load, "server": server})
             for record in records[-2:] if args.only is None else records[-1:]:
                 loadlib.append_jsonl(args.out, record)
@@ -93,6 +96,9 @@ def main():
         print(f"(redis-load's own CPU peaked at {busiest['load']['client']['cpuShare'] * 100:.0f}% of a core, "
               f"N={busiest['subscribers']}, {busiest['rate']:g}/s; lost messages: "
               f"{sum(r['load'].get('lost', 0) for r in client)})")
+    if any(r["server"].get("saturated") for r in records):
+        print("* saturated: the clients received under 95% of what the daemon queued, so latency is queueing; "
+              "CPU per delivery counts what they received")
     print(f"results appended to {args.out}")
 
 

@@ -388,10 +388,16 @@ def _measure(process, sampler, started, armed, stderr_lines, begin, read_stderr,
         # Deliveries over the same interval: the server's own counter if it has one, else the tool's rate.
         m0, m1 = edges["from"]["metrics"], edges["to"]["metrics"]
         d0, d1 = metric(m0, "canopy_diffs_delivered_total"), metric(m1, "canopy_diffs_delivered_total")
+        received = result.get("diffs", {}).get("perSecond", 0) * seconds
         if d0 is not None and d1 is not None:
             deliveries, source = d1 - d0, "metrics"
+            # The counter counts diffs queued to sessions. When the clients fall behind, queues grow and the
+            # counter runs ahead of what was delivered: count what the clients received, and say so.
+            if received < 0.95 * deliveries:
+                server["saturated"] = True
+                deliveries, source = received, "load tool (queues growing)"
         else:
-            deliveries, source = result.get("diffs", {}).get("perSecond", 0) * seconds, "load tool"
+            deliveries, source = received, "load tool"
         server.update(deliveries=deliveries, deliveriesFrom=source,
                       cpuMicrosPerDelivery=cpu / deliveries * 1e6 if deliveries > 0 else None)
         if m1 is not None:
@@ -470,6 +476,9 @@ def summary(record):
         problems.append("disconnects " + ", ".join(f"{k} {v}" for k, v in disconnects.items()))
     if connections.get("failed"):
         problems.append(f"failed connections {connections['failed']}")
+    if server.get("saturated"):
+        problems.append("saturated: the clients received under 95% of what the daemon queued (queues grew); "
+                        "CPU per delivery counts what they received")
     lines.append("   " + ("; ".join(problems) if problems else "no rejections, no disconnects"))
     for extra in record.get("notes", []):
         lines.append("   " + extra)
