@@ -42,6 +42,16 @@ extension DaemonConfiguration {
                 },
                 read: { .array($0.service.allowedOrigins.map(TOMLValue.string)) }),
             .boolean("server", "security_headers", \.service.securityHeaders),
+            Setting(
+                section: "server", key: "event_loop",
+                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
+                    let text = try stringValue(v)
+                    guard let kind = EventLoopKind(rawValue: text) else {
+                        throw SettingProblem("expected \"poll\" or \"libev\", got \"\(text)\"")
+                    }
+                    c.service.eventLoop = kind
+                },
+                read: { .string($0.service.eventLoop.rawValue) }),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
             Setting(
                 section: "storage", key: "durability",
