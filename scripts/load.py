@@ -46,7 +46,10 @@ def scenarios(quick):
         "large-tree": [
             (f"{'100k' if quick else '1M'}-node balanced tree, 10 subscribers, 200 edits/s of 4 ops",
              ["--trees", 1, "--nodes", 100_000 if quick else 1_000_000, "--shape", "balanced", "--fanout", 10,
-              "--writers", 1, "--clients", 10, "--mix", MIX, "--ops-per-edit", 4, "--rate", 200]),
+              "--writers", 1, "--clients", 10, "--mix", MIX, "--ops-per-edit", 4, "--rate", 200,
+              # each subscribe builds the 1M-node snapshot on the service thread (≈ 1–2 s): 11 of them in a row
+              # take longer than the default 10 s to all be answered
+              "--timeout", 60]),
         ],
         "slow": [
             ("1 writer → 90 subscribers + 10 slow readers, 200 edits/s",
