@@ -15,7 +15,6 @@ static inline size_t canopy_lws_pre(void) { return LWS_PRE; }
 #include <stdlib.h>
 
 static inline void *canopy_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK); }
-static inline int canopy_ev_uses_epoll(void *loop) { return ev_backend((struct ev_loop *)loop) == EVBACKEND_EPOLL; }
 /// Waits for events (blocking until at least one) and handles them, once.
 static inline void canopy_ev_run_once(void *loop) { (void)ev_run((struct ev_loop *)loop, EVRUN_ONCE); }
 /// Handles what is ready now (and due idle work), without waiting.

@@ -181,7 +181,7 @@ struct Canopyd: ParsableCommand {
                 "server.event_loop = \"\(service.eventLoop.rawValue)\" is not available (libwebsockets-evlib-ev missing?): using \(loop.eventLoop.rawValue)"
             )
         } else if loop.eventLoop != .poll {
-            logger.info("event loop: \(loop.eventLoop.rawValue) (epoll)")
+            logger.info("event loop: \(loop.eventLoop.rawValue)")
         }
 
         signal(SIGINT, SIG_IGN)

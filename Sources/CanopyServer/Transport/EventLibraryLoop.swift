@@ -27,9 +27,6 @@ final class EventLibraryLoop {
         drainTimer = drain
     }
 
-    /// Whether libev picked epoll (it falls back to poll or select where there is none).
-    var usesEpoll: Bool { canopy_ev_uses_epoll(loop) != 0 }
-
     /// Calls `body` with the `foreign_loops` array for `lws_context_creation_info` (one loop: one service thread).
     func withForeignLoops<R>(_ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> R) -> R {
         var loops: [UnsafeMutableRawPointer?] = [loop]
