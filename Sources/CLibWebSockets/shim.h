@@ -14,7 +14,7 @@ static inline size_t canopy_lws_pre(void) { return LWS_PRE; }
 #include <ev.h>
 #include <stdlib.h>
 
-static inline void *canopy_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK); }
+static inline void *canopy_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK | EVFLAG_NOENV); }
 /// Waits for events (blocking until at least one) and handles them, once.
 static inline void canopy_ev_run_once(void *loop) { (void)ev_run((struct ev_loop *)loop, EVRUN_ONCE); }
 /// Handles what is ready now (and due idle work), without waiting.
