@@ -103,12 +103,17 @@ final class LoadTreeModel {
         return changes
     }
 
-    private func writeOp(_ wanted: LoadOp, random: inout SplitMix64, into out: inout [UInt8]) -> Change {
+    /// One op of kind `wanted`, or the kind that keeps the tree near its size; an op that finds no free leaf falls
+    /// back to an insert, which always succeeds (`fallback`: taken as it is, so a tree above its size whose leaves
+    /// are all in flight does not bounce between remove and insert for ever).
+    private func writeOp(_ wanted: LoadOp, fallback: Bool = false, random: inout SplitMix64, into out: inout [UInt8])
+        -> Change
+    {
         var kind = wanted
         let size = leaves.count + pendingInserts - pendingRemoves
         let slack = max(2, baseline / 100)
-        if kind == .insert && size > baseline + slack { kind = .remove }
-        if kind == .remove && size < baseline - slack { kind = .insert }
+        if !fallback && kind == .insert && size > baseline + slack { kind = .remove }
+        if !fallback && kind == .remove && size < baseline - slack { kind = .insert }
         switch kind {
         case .set:
             let node = randomFreeLeaf(&random) ?? targets[Int(random.next() % UInt64(targets.count))]
@@ -123,7 +128,9 @@ final class LoadTreeModel {
             if locked[Int(node)] == false && slot[Int(node)] >= 0 { locked[Int(node)] = true }
             return .set(node)
         case .remove:
-            guard let leaf = leafToRemove(&random) else { return writeOp(.insert, random: &random, into: &out) }
+            guard let leaf = leafToRemove(&random) else {
+                return writeOp(.insert, fallback: true, random: &random, into: &out)
+            }
             locked[Int(leaf)] = true
             pendingRemoves += 1
             out.append(contentsOf: #"{"op":"remove","node":"#.utf8)
@@ -131,7 +138,9 @@ final class LoadTreeModel {
             out.append(UInt8(ascii: "}"))
             return .remove(leaf)
         case .move:
-            guard let leaf = randomFreeLeaf(&random) else { return writeOp(.insert, random: &random, into: &out) }
+            guard let leaf = randomFreeLeaf(&random) else {
+                return writeOp(.insert, fallback: true, random: &random, into: &out)
+            }
             locked[Int(leaf)] = true
             out.append(contentsOf: #"{"op":"move","node":"#.utf8)
             out.append(contentsOf: names[Int(leaf)].utf8)

@@ -63,6 +63,22 @@ import Testing
         #expect(batches > 1)
     }
 
+    /// With every leaf named by a batch still in flight and the tree above its size, a remove has nothing to take
+    /// and falls back to an insert, which must not turn back into a remove (that recursed until the stack ran out).
+    @Test func whenEveryLeafIsInFlightOpsFallBackToInsertsAndTerminate() throws {
+        let model = LoadTreeModel.scratch(id: "t", shape: .wide, nodes: 6, fanout: 4)
+        let mix = try OpMix(parsing: "insert=1,remove=1,move=1")
+        var random = SplitMix64(seed: 3)
+        var inserts = 0
+        for seq in 1...200 {  // nothing is ever accepted: everything stays locked
+            var bytes: [UInt8] = []
+            let changes = model.writeBatch(seq: Int64(seq), count: 2, mix: mix, random: &random, into: &bytes)
+            #expect(try JSONParser.parse(bytes: bytes)["ops"]?.array?.count == 2)
+            if case .insert? = changes.last { inserts += 1 }
+        }
+        #expect(inserts > 150)  // after the few free leaves are taken, every op is an insert
+    }
+
     @Test func editsFollowTheMixAndKeepTheSizeNearItsStart() throws {
         let model = LoadTreeModel.scratch(id: "t", shape: .balanced, nodes: 200, fanout: 4)
         let start = model.leaves.count
