@@ -51,8 +51,6 @@ def main():
     parser.add_argument("--only", choices=["redis", "canopyd"], help="run one server only")
     parser.add_argument("--durability", choices=["fsync", "none"],
                         help="canopyd's storage.durability (default fsync, the shipped configuration)")
-    parser.add_argument("--event-loop", choices=["poll", "libev"],
-                        help="canopyd's server.event_loop (default poll, the shipped configuration)")
     parser.add_argument("--out", default=str(ARTIFACTS / "anchor.jsonl"))
     loadlib.add_build_arguments(parser)
     args = parser.parse_args()
@@ -74,11 +72,10 @@ def main():
                     records.append({"time": stamp, "server_name": "redis", "version": redis.version(),
                                     "subscribers": n, "rate": rate, "load": load, "server": server})
             if args.only != "redis":
-                with Daemon(canopyd, config=loadlib.daemon_config(args.durability, args.event_loop)) as daemon:
+                with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
                     log(f"canopyd: N={n}, {rate:g} edits/s")
                     load, server = canopyd_run(canopy, daemon, n, rate, args)
                     records.append({"time": stamp, "server_name": "canopyd", "durability": args.durability or "fsync",
-                                    "eventLoop": args.event_loop or "poll",
                                     "subscribers": n, "rate": rate,
                                     "load": load, "server": server})
             for record in records[-2:] if args.only is None else records[-1:]:

@@ -70,15 +70,14 @@ def run(canopyd, canopy, scenario, label, extra, args):
         # connect burst) to its end, so the memory figure is the settled one at the window's end, not a peak.
         warmup = 0
         sample_warmup, sample_duration = duration / 4, duration * 3 / 4
-    with Daemon(canopyd, config=loadlib.daemon_config(args.durability, args.event_loop)) as daemon:
+    with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
         log(f"{scenario}: {label} (canopyd pid {daemon.pid}, port {daemon.port})")
         cmd = [canopy, "load", "--url", daemon.url, *extra, "--warmup", warmup, "--duration", duration, "--json"]
         load, server = run_measured(cmd, daemon.pid, sample_warmup, sample_duration, metrics=daemon.metrics,
                                     start_marker=loadlib.CANOPY_LOAD_PROGRESS, arm_marker=loadlib.CANOPY_LOAD_READY,
                                     timeout=warmup + duration + 600)
     record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "scenario": scenario, "label": label,
-              "args": [str(a) for a in extra], "durability": args.durability or "fsync",
-              "eventLoop": args.event_loop or "poll", "quick": args.quick,
+              "args": [str(a) for a in extra], "durability": args.durability or "fsync", "quick": args.quick,
               "load": load, "server": server, "notes": []}
     if "--hold" in extra:
         held = (load.get("connections") or {}).get("peak") or 0
@@ -99,8 +98,6 @@ def main():
     parser.add_argument("--duration", type=float, default=10, help="seconds measured (default 10)")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up (default 2)")
     parser.add_argument("--durability", choices=["fsync", "none"], help="the daemon's storage.durability")
-    parser.add_argument("--event-loop", choices=["poll", "libev"],
-                        help="canopyd's server.event_loop (default poll, the shipped configuration)")
     parser.add_argument("--out", default=str(RESULTS), help="JSON lines file to append to")
     loadlib.add_build_arguments(parser)
     args = parser.parse_args()

@@ -414,21 +414,15 @@ CANOPY_LOAD_PROGRESS = r"^(?P<elapsed>\d+(?:\.\d+)?)s (?:warm-up|measure|hold|dr
 CANOPY_LOAD_READY = r"load: \d+ writer\(s\), "
 
 
-def daemon_config(durability, event_loop=None):
-    """A copy of config/canopyd.toml with another storage.durability ("fsync" or "none") and/or server.event_loop
-    ("poll" or "libev"), or None when both are the defaults."""
-    if durability in (None, "fsync") and event_loop in (None, "poll"):
+def daemon_config(durability):
+    """A copy of config/canopyd.toml with another storage.durability ("fsync" or "none"), or None for the default."""
+    if durability in (None, "fsync"):
         return None
     text = (ROOT / "config" / "canopyd.toml").read_text()
-    name = []
-    for key, value, default in (("durability", durability, "fsync"), ("event_loop", event_loop, "poll")):
-        if value in (None, default):
-            continue
-        text, count = re.subn(rf'(?m)^{key} = "{default}"', f'{key} = "{value}"', text)
-        if count != 1:
-            sys.exit(f"config/canopyd.toml has no `{key} = \"{default}\"` line to replace")
-        name.append(value)
-    path = ARTIFACTS / f"canopyd-{'-'.join(name)}.toml"
+    text, count = re.subn(r'(?m)^durability = "fsync"', f'durability = "{durability}"', text)
+    if count != 1:
+        sys.exit("config/canopyd.toml has no `durability = \"fsync\"` line to replace")
+    path = ARTIFACTS / f"canopyd-{durability}.toml"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path

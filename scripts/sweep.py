@@ -24,8 +24,6 @@ def main():
     parser.add_argument("--duration", type=float, default=5)
     parser.add_argument("--warmup", type=float, default=1)
     parser.add_argument("--durability", choices=["fsync", "none"])
-    parser.add_argument("--event-loop", choices=["poll", "libev"],
-                        help="canopyd's server.event_loop (default poll, the shipped configuration)")
     parser.add_argument("--series", help="name of this series in the plot (default: fan-out N=…)")
     parser.add_argument("--out", default=str(ARTIFACTS / "sweep.jsonl"))
     loadlib.add_build_arguments(parser)
@@ -38,7 +36,7 @@ def main():
     rate = args.start
     print(f"{'edits/s asked':>13} {'edits/s':>9} {'diffs/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/diff':>11}")
     for _ in range(args.max_steps):
-        with Daemon(canopyd, config=loadlib.daemon_config(args.durability, args.event_loop)) as daemon:
+        with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
             log(f"sweep: {rate:g} edits/s, {args.subscribers} subscribers")
             cmd = [canopy, "load", "--url", daemon.url, "--writers", 1, "--clients", args.subscribers, "--rate", rate,
                    "--warmup", args.warmup, "--duration", args.duration, "--json"]

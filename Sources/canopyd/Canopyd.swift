@@ -176,13 +176,6 @@ struct Canopyd: ParsableCommand {
         let access =
             tokens == 0 ? "without tokens (every session is admin)" : "with \(tokens) token\(tokens == 1 ? "" : "s")"
         logger.info("listening on \(shown):\(loop.port) \(access)")
-        if service.eventLoop != loop.eventLoop {
-            logger.warning(
-                "server.event_loop = \"\(service.eventLoop.rawValue)\" is not available (libwebsockets-evlib-ev missing?): using \(loop.eventLoop.rawValue)"
-            )
-        } else if loop.eventLoop != .poll {
-            logger.info("event loop: \(loop.eventLoop.rawValue)")
-        }
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)

@@ -284,7 +284,6 @@ extension ConfigurationTests {
             web = ""
             allowed_origins = ["https://tools.example.com:8443", "*"]
             security_headers = false
-            event_loop = "libev"
             [storage]
             data = "/var/lib/canopy"
             [limits]
@@ -314,7 +313,6 @@ extension ConfigurationTests {
         #expect(c.service.webRoot == nil)
         #expect(c.service.allowedOrigins == ["https://tools.example.com:8443", "*"])
         #expect(c.service.securityHeaders == false)
-        #expect(c.service.eventLoop == .libev)
         #expect(c.dataDirectory == "/var/lib/canopy")
         #expect(c.service.maxMessageBytes == 65_536)
         #expect(c.service.maxQueueBytes == 1_000_000)
@@ -363,10 +361,6 @@ extension ConfigurationTests {
         (
             "[server]\nsecurity_headers = 1",
             "test.toml:2: server.security_headers: expected a boolean (true or false), got 1"
-        ),
-        (
-            "[server]\nevent_loop = \"epoll\"",
-            "test.toml:2: server.event_loop: expected \"poll\" or \"libev\", got \"epoll\""
         ),
         (
             "[server]\nallowed_origins = \"*\"",
@@ -444,7 +438,7 @@ extension ConfigurationTests {
     @Test func rejectsUnknownTablesAndKeys() {
         #expect(
             rejection("[server]\nport = 1\nprot = 2\n")?.description
-                == "test.toml:3: server.prot: unknown key (keys of [server]: host, port, web, allowed_origins, security_headers, event_loop)"
+                == "test.toml:3: server.prot: unknown key (keys of [server]: host, port, web, allowed_origins, security_headers)"
         )
         #expect(
             rejection("\n[serve]\nport = 1\n")?.description
@@ -452,7 +446,7 @@ extension ConfigurationTests {
         )
         #expect(
             rejection("[server.tls]\ncert = 'x'\n")?.description
-                == "test.toml:1: unknown table [server.tls] (keys of [server]: host, port, web, allowed_origins, security_headers, event_loop)"
+                == "test.toml:1: unknown table [server.tls] (keys of [server]: host, port, web, allowed_origins, security_headers)"
         )
         #expect(
             rejection("port = 7700\n")?.description

@@ -13,9 +13,8 @@ import Testing
 @Suite struct ServiceLoopTests {
     // MARK: WebSocket sessions
 
-    @Test(arguments: EventLoopKind.allCases) func echoesAMessageAndReportsOpenAndClose(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
-        #expect(server.loop.eventLoop == eventLoop)  // libev is installed here (libwebsockets-dev depends on it)
+    @Test func echoesAMessageAndReportsOpenAndClose() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("hello")
@@ -101,8 +100,8 @@ import Testing
         #expect(try TestWebSocket.upgradeStatus(port: open.port, headers: ["Origin": "http://evil.example"]) == 403)
     }
 
-    @Test(arguments: EventLoopKind.allCases) func reassemblesMessagesSplitIntoFragments(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func reassemblesMessagesSplitIntoFragments() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("tiny", fragmentSize: 1)
@@ -138,8 +137,8 @@ import Testing
         #expect(try client.next() == .text(#"{"type":"listTrees"}"#))
     }
 
-    @Test(arguments: EventLoopKind.allCases) func closesWith1009WhenAMessageIsTooBigAndOthersCarryOn(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop) { $0.maxMessageBytes = 64 << 10 }
+    @Test func closesWith1009WhenAMessageIsTooBigAndOthersCarryOn() throws {
+        let server = try TestServer { $0.maxMessageBytes = 64 << 10 }
         defer { server.stop() }
         let big = try TestWebSocket(port: server.port)
         let other = try TestWebSocket(port: server.port)
@@ -156,8 +155,8 @@ import Testing
         #expect(try other.next() == .text("fine"))
     }
 
-    @Test(arguments: EventLoopKind.allCases) func closesASlowReaderWith1008WhileOthersKeepReceiving(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop) {
+    @Test func closesASlowReaderWith1008WhileOthersKeepReceiving() throws {
+        let server = try TestServer {
             $0.maxQueueBytes = 256 << 10
             $0.closeTimeoutSeconds = 30
         }
@@ -187,8 +186,8 @@ import Testing
     /// Every session is written from the one shared buffer, the frame header in its head-room. Messages much larger
     /// than the sockets take at once (lws keeps the rest) reach every reader intact, in order, with other messages
     /// written from the same buffers in between.
-    @Test(arguments: EventLoopKind.allCases) func aSharedMessageReachesEveryReaderIntactEvenWhenWritesArePartial(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func aSharedMessageReachesEveryReaderIntactEvenWhenWritesArePartial() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let readers = try (0..<3).map { _ in try TestWebSocket(port: server.port, receiveBuffer: 4096) }
         #expect(eventually { server.handler.opened.count == 3 })
@@ -210,8 +209,8 @@ import Testing
 
     /// The loop ticks the handler only while it has deferred work, waking itself for that with nothing else going
     /// on; an idle loop is not woken 20 times a second (with many connections each wake polls all of them).
-    @Test(arguments: EventLoopKind.allCases) func theHandlerIsTickedOnlyWhileItHasDeferredWork(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func theHandlerIsTickedOnlyWhileItHasDeferredWork() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("ping")
@@ -227,8 +226,8 @@ import Testing
         #expect(server.handler.ticks == 3)
     }
 
-    @Test(arguments: EventLoopKind.allCases) func aClientThatStopsReadingForGoodIsDroppedAfterAnOverflow(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop) {
+    @Test func aClientThatStopsReadingForGoodIsDroppedAfterAnOverflow() throws {
+        let server = try TestServer {
             $0.maxQueueBytes = 128 << 10
             $0.closeTimeoutSeconds = 1
         }
@@ -253,8 +252,8 @@ import Testing
         withExtendedLifetime(dead) {}  // connected and unread throughout
     }
 
-    @Test(arguments: EventLoopKind.allCases) func closeActionFlushesWhatWasQueuedBeforeIt(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func closeActionFlushesWhatWasQueuedBeforeIt() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("close:4000")
@@ -264,8 +263,8 @@ import Testing
         #expect(eventually { server.handler.closed == [1] })
     }
 
-    @Test(arguments: EventLoopKind.allCases) func postedJobsRunOnTheServiceThread(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func postedJobsRunOnTheServiceThread() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("warm-up")
@@ -282,8 +281,8 @@ import Testing
         #expect(handler.jobRanOnServiceThread == true)
     }
 
-    @Test(arguments: EventLoopKind.allCases) func dropsClientsThatDoNotAnswerPings(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop) {
+    @Test func dropsClientsThatDoNotAnswerPings() throws {
+        let server = try TestServer {
             $0.pingIntervalSeconds = 1
             $0.idleTimeoutSeconds = 2
         }
@@ -306,8 +305,8 @@ import Testing
 
     // MARK: Shutdown
 
-    @Test(arguments: EventLoopKind.allCases) func stopClosesEverySessionWith1001AndReturnsFromRun(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func stopClosesEverySessionWith1001AndReturnsFromRun() throws {
+        let server = try TestServer()
         let first = try TestWebSocket(port: server.port)
         let second = try TestWebSocket(port: server.port)
         try first.send("one")
@@ -328,8 +327,8 @@ import Testing
         #expect(TestSocket.connectionError(host: "127.0.0.1", port: server.port) == ECONNREFUSED)
     }
 
-    @Test(arguments: EventLoopKind.allCases) func stopGivesUpOnClientsThatNeverAcknowledgeAfterTheDrainTimeout(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop) { $0.drainTimeoutSeconds = 1 }
+    @Test func stopGivesUpOnClientsThatNeverAcknowledgeAfterTheDrainTimeout() throws {
+        let server = try TestServer { $0.drainTimeoutSeconds = 1 }
         let client = try TestWebSocket(port: server.port, receiveBuffer: 4096)
         try client.send("hi")
         _ = try client.next()
@@ -360,8 +359,8 @@ import Testing
 
     // MARK: HTTP
 
-    @Test(arguments: EventLoopKind.allCases) func answersHealthz(eventLoop: EventLoopKind) throws {
-        let server = try TestServer(eventLoop: eventLoop)
+    @Test func answersHealthz() throws {
+        let server = try TestServer()
         defer { server.stop() }
         let response = try #require(try TestHTTP.get(port: server.port, path: "/healthz"))
         #expect(response.status == 200)
@@ -703,12 +702,9 @@ final class TestServer: Sendable {
     let handler: TestHandler
     private let finished = DispatchSemaphore(value: 0)
 
-    init(start: Bool = true, eventLoop: EventLoopKind = .poll, _ configure: (inout ServiceConfiguration) -> Void = { _ in })
-        throws
-    {
+    init(start: Bool = true, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
         configuration.port = 0
-        configuration.eventLoop = eventLoop
         configure(&configuration)
         handler = TestHandler()
         loop = try ServiceLoop(configuration: configuration, handler: handler)

@@ -42,9 +42,17 @@ extension DaemonConfiguration {
                 },
                 read: { .array($0.service.allowedOrigins.map(TOMLValue.string)) }),
             .boolean("server", "security_headers", \.service.securityHeaders),
-            .choice("server", "event_loop", \.service.eventLoop, [.poll, .libev]),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
-            .choice("storage", "durability", \.durability, [.fsync, .none]),
+            Setting(
+                section: "storage", key: "durability",
+                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
+                    let text = try stringValue(v)
+                    guard let durability = Durability(rawValue: text) else {
+                        throw SettingProblem("expected \"fsync\" or \"none\", got \"\(text)\"")
+                    }
+                    c.durability = durability
+                },
+                read: { .string($0.durability.rawValue) }),
             .integer("storage", "snapshot_every_batches", \.hub.snapshotEveryBatches, 1...10_000_000),
             .integer("storage", "snapshot_every_seconds", \.hub.snapshotEverySeconds, 1...86_400),
             .integer("storage", "keep_snapshots", \.keepSnapshots, 1...100),
@@ -146,23 +154,6 @@ extension Setting {
                 c[keyPath: path] = value
             },
             read: { .string($0[keyPath: path]) })
-    }
-
-    /// One of `choices`, by its raw value; the error lists them in this order.
-    static func choice<Value: RawRepresentable<String>>(
-        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Value>, _ choices: [Value]
-    ) -> Setting {
-        Setting(
-            section: section, key: key,
-            apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                let text = try stringValue(v)
-                guard let value = choices.first(where: { $0.rawValue == text }) else {
-                    let listed = choices.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                    throw SettingProblem("expected \(listed), got \"\(text)\"")
-                }
-                c[keyPath: path] = value
-            },
-            read: { .string($0[keyPath: path].rawValue) })
     }
 
     static func boolean(_ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>) -> Setting

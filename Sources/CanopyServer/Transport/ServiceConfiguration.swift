@@ -36,11 +36,6 @@ public struct ServiceConfiguration: Sendable {
     public var allowedOrigins: [String] = []
     /// lws's strict security headers on HTTP responses (CSP without inline script or style, nosniff, deny framing).
     public var securityHeaders = true
-    /// How the service thread waits for events: lws's own poll() (each wake looks at every connection; cheapest with
-    /// few, busy connections) or libev on epoll (each wake costs what is ready, plus an epoll_ctl when a connection
-    /// starts or stops waiting to write; cheapest with many, mostly idle connections). docs/performance.md has the
-    /// numbers. With `.libev`, a system without lws's libev glue falls back to poll (`ServiceLoop.eventLoop` says).
-    public var eventLoop = EventLoopKind.poll
 
     public init() {}
 
@@ -69,10 +64,4 @@ public struct ServiceConfiguration: Sendable {
         if closeTimeoutSeconds < 1 { throw invalid("closeTimeoutSeconds must be at least 1") }
         if drainTimeoutSeconds < 0 { throw invalid("drainTimeoutSeconds must not be negative") }
     }
-}
-
-/// See `ServiceConfiguration.eventLoop`.
-public enum EventLoopKind: String, Sendable, CaseIterable {
-    case libev
-    case poll
 }

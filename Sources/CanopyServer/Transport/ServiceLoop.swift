@@ -45,10 +45,6 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     private var nextSessionID: SessionID = 1
     private var serviceThread: pthread_t?
     private var drainDeadline: UInt64 = 0
-    /// The libev loop lws runs on (`eventLoop == .libev`), or nil when lws polls by itself.
-    private var events: EventLibraryLoop?
-    /// How the loop waits for events, as it turned out (`.poll` when libev was asked for but is not available).
-    public private(set) var eventLoop = EventLoopKind.poll
 
     /// Creates the lws context and vhost and starts listening (connections are served once `run()` is called).
     public init(configuration: ServiceConfiguration, handler: any ConnectionHandler) throws {
@@ -72,31 +68,13 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         contextInfo.options = options
         contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
         contextInfo.server_string = UnsafePointer(memory.serverName)
-        var created: OpaquePointer?
-        if configuration.eventLoop == .libev, let events = EventLibraryLoop() {
-            var withLibev = contextInfo
-            withLibev.options |= UInt64(LWS_SERVER_OPTION_LIBEV)
-            created = events.withForeignLoops { loops in
-                withLibev.foreign_loops = loops
-                return lws_create_context(&withLibev)
-            }
-            if let created, events.settle(created) {
-                self.events = events
-                eventLoop = .libev
-            } else {
-                if let created { lws_context_destroy(created) }
-                events.destroy()
-                created = nil
-            }
-        }
-        if created == nil { created = lws_create_context(&contextInfo) }
-        guard let context = created else {
+        guard let context = lws_create_context(&contextInfo) else {
             throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
         }
         self.context = context
 
         var vhostInfo = lws_context_creation_info()
-        vhostInfo.options = options | (eventLoop == .libev ? UInt64(LWS_SERVER_OPTION_LIBEV) : 0)
+        vhostInfo.options = options
         vhostInfo.port = Int32(configuration.port)
         vhostInfo.iface = UnsafePointer(memory.bindAddress)
         vhostInfo.vhost_name = UnsafePointer(memory.vhostName)
@@ -117,7 +95,6 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         // Only reached with a live context if `run()` never ran: no connection was ever accepted.
         mailbox.detach()
         if let context { lws_context_destroy(context) }
-        events?.destroy()
     }
 
     /// How often the handler's `tick()` runs while it has deferred work (such as coalesced presence updates).
@@ -133,25 +110,19 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         var nextTick: UInt64 = 0
         var timerArmedFor: UInt64 = 0
         while true {
-            if let events {
-                events.runOnce()
-            } else if lws_service(context, 0) < 0 {
-                break
-            }
+            if lws_service(context, 0) < 0 { break }
             if phase == .draining && (sessions.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
             guard phase == .running && handler.hasDeferredWork else { continue }
             let now = monotonicNanoseconds()
             if now >= nextTick {
                 nextTick = now + ServiceLoop.tickIntervalMicroseconds * 1000
-                let actions = handler.tick()
-                apply(actions)
-                // Outside an lws callback lws does not look at the timeouts just set (closes) until its next event.
-                if events != nil && !actions.isEmpty { lws_cancel_service(context) }
+                apply(handler.tick())
             }
-            // Wakes the loop for the next tick even when nothing else happens; not armed while nothing waits.
+            // Wakes lws_service for the next tick even when nothing else happens; not armed while nothing waits.
             if handler.hasDeferredWork && timerArmedFor != nextTick {
                 timerArmedFor = nextTick
-                wake(context, after: nextTick - now, timer: memory.tickTimer, ev: events?.tickTimer)
+                lws_sul_schedule(
+                    context, 0, memory.tickTimer, canopyWakeTimerFired, lws_usec_t((nextTick - now) / 1000 + 1))
             }
         }
         finish(context)
@@ -196,22 +167,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         }
         // Wakes `run()` at the deadline even if nothing else happens by then.
         if let context {
-            wake(
-                context, after: UInt64(configuration.drainTimeoutSeconds) * 1_000_000_000 + 1_000_000,
-                timer: memory.drainTimer, ev: events?.drainTimer)
-        }
-    }
-
-    /// Arms a timer that only wakes the loop, `nanoseconds` from now: libev's own when lws runs on libev (an lws
-    /// timer set outside its callbacks would wait for lws's next event), else lws's.
-    private func wake(
-        _ context: OpaquePointer, after nanoseconds: UInt64, timer: UnsafeMutablePointer<lws_sorted_usec_list_t>,
-        ev: UnsafeMutableRawPointer?
-    ) {
-        if let events, let ev {
-            events.arm(ev, seconds: Double(nanoseconds) / 1e9)
-        } else {
-            lws_sul_schedule(context, 0, timer, canopyWakeTimerFired, lws_usec_t(nanoseconds / 1000 + 1))
+            lws_sul_schedule(
+                context, 0, memory.drainTimer, canopyWakeTimerFired,
+                lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
         }
     }
 
@@ -224,8 +182,6 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         lws_sul_cancel(memory.tickTimer)
         lws_context_destroy(context)
         self.context = nil
-        events?.destroy()
-        events = nil
         let leftover = sessions.keys.sorted()
         for session in sessions.values { counters.disconnects[session.endedBy.rawValue] += 1 }
         sessions.removeAll()
