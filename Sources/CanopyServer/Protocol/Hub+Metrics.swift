@@ -48,10 +48,17 @@ extension Hub {
     /// metrics reveal activity, and a daemon with tokens may listen beyond loopback.
     public func allowsMetrics(bearerToken: String?) -> Bool {
         guard !configuration.tokens.isEmpty else { return true }
-        guard let bearerToken else { return false }
-        var found = false
-        // Every token is compared in full, so the time taken does not tell how much of a guess was right.
-        for grant in configuration.tokens where Hub.constantTimeEqual(grant.token, bearerToken) { found = true }
+        return bearerToken.flatMap(grant(of:)) != nil
+    }
+
+    /// The first configured grant of `token`, for `hello` and `/metrics`. Every token is compared in full, so the
+    /// time taken does not tell how much of a guess was right, or which token it was near.
+    func grant(of token: String) -> TokenGrant? {
+        var found: TokenGrant?
+        for grant in configuration.tokens {
+            let equal = Hub.constantTimeEqual(grant.token, token)
+            if equal && found == nil { found = grant }
+        }
         return found
     }
 

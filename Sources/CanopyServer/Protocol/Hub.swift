@@ -125,6 +125,15 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             durableVersion = tree.version
             lastSnapshotVersion = tree.version
         }
+
+        /// The key of `acks`: a batch's client and its `seq` as encoded JSON (the store keeps the same pair).
+        static func ackKey(client: String, seq: String) -> String { client + "\u{0}" + seq }
+
+        /// Indexes an accepted batch's (client, seq) key for idempotent resubmission.
+        func rememberAck(_ key: String, version: Int) {
+            acks[key] = version
+            ackVersions.append((version, key))
+        }
     }
 
     public let configuration: HubConfiguration
@@ -257,7 +266,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         var session = sessions[s]!
         session.client = o["client"]?.string ?? ""
         if !configuration.tokens.isEmpty {
-            guard let token = o["token"]?.string, let grant = configuration.tokens.first(where: { $0.token == token })
+            guard let token = o["token"]?.string, let grant = grant(of: token)
             else { throw CanopyError(.unauthorized, "unknown or missing token") }
             session.grant = grant
             session.role = grant.role
@@ -382,14 +391,20 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     private func drop(_ id: String, except: SessionID? = nil) -> [TransportAction] {
         guard let entry = trees.removeValue(forKey: id) else { return [] }
         var out: [TransportAction] = []
-        let shared = Hub.encode(["type": "deleted", "tree": .string(id)])
+        let shared = OutgoingMessage(encoding: ["type": "deleted", "tree": .string(id)])
         for sub in entry.subscribers {
             sessions[sub]?.subscriptions.remove(id)
             sessions[sub]?.traced.remove(id)
             if sub != except { out.append(.send(sub, shared)) }
         }
+        return out + rejectPending(id, entry, noSuchTree(id))
+    }
+
+    /// `rejected` with `error` to the author and every resubmitter of each batch still waiting for its commit.
+    private func rejectPending(_ id: String, _ entry: TreeEntry, _ error: CanopyError) -> [TransportAction] {
+        var out: [TransportAction] = []
         for p in entry.pending {
-            let rejection = rejected(id, p.seq, noSuchTree(id))
+            let rejection = rejected(id, p.seq, error)
             for (session, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[session] != nil {
                 out.append(sendRejection(session, rejection, rid: rid))
             }
@@ -464,7 +479,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         let seq = o["seq"] ?? .null
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
         let client = sessions[s]!.client
-        let ackKey = client.isEmpty || seq.isNull ? nil : client + "\u{0}" + seq.encoded()
+        let ackKey = client.isEmpty || seq.isNull ? nil : TreeEntry.ackKey(client: client, seq: seq.encoded())
         if let ackKey, let version = try acknowledged(id, entry, ackKey, client: client, seq: seq) {
             return resubmitted(s, id, entry, version: version, seq: seq, rid: rid)
         }
@@ -492,11 +507,11 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             "author": .string(Hub.name(s)), "seq": seq, "ops": .array(diff.ops.map(\.json)),
             "changes": .array(diff.changes.map(\.json)),
         ]
-        let plain = Hub.encode(.object(message))
+        let plain = OutgoingMessage(encoding: .object(message))
         var traced: OutgoingMessage? = nil
         if let trace = diff.trace {
             message["trace"] = trace.json
-            traced = Hub.encode(.object(message))
+            traced = OutgoingMessage(encoding: .object(message))
             message["trace"] = nil
         }
         entry.pending.append(
@@ -510,10 +525,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             entry.lastSnapshotVersion = version
             entry.lastSnapshotTime = clock()
         }
-        if let ackKey {
-            entry.acks[ackKey] = version
-            entry.ackVersions.append((version, ackKey))
-        }
+        if let ackKey { entry.rememberAck(ackKey, version: version) }
         let stored = StoredDiff(version: version, client: client, seq: seq.isNull ? nil : seq.encoded(), diff: plain.bytes)
         let epoch = entry.epoch
         return persist(.append(tree: id, diff: stored)) { [self] result in
@@ -692,9 +704,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
                     guard entry.tree.version == d.version else { throw CanopyError(.badMessage, "out of order") }
                     entry.log.append(LoggedDiff(version: d.version, message: OutgoingMessage(bytes: d.diff), json: json))
                     if let seq = d.seq, !d.client.isEmpty {
-                        let key = d.client + "\u{0}" + seq
-                        entry.acks[key] = d.version
-                        entry.ackVersions.append((d.version, key))
+                        entry.rememberAck(TreeEntry.ackKey(client: d.client, seq: seq), version: d.version)
                     }
                 } catch {
                     throw failure("logged batch \(d.version) does not apply: \(error.message)")
@@ -729,13 +739,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
         logger.error("tree \(id): a commit failed, rolling back to version \(entry.durableVersion): \(error)")
         let retry = clock() + configuration.storageRetrySeconds
         storageFailure = ("the daemon cannot store edits right now: \(error.message)", max(retry, storageFailure?.until ?? 0))
-        var out: [TransportAction] = []
-        for p in entry.pending {
-            let rejection = rejected(id, p.seq, storageError(error))
-            for (s, rid) in [(p.author, p.rid)] + p.resubmitters where sessions[s] != nil {
-                out.append(sendRejection(s, rejection, rid: rid))
-            }
-        }
+        var out = rejectPending(id, entry, storageError(error))
         entry.held = []  // every subscriber gets a fresh snapshot below
         if entry.snapshotCopy != nil {
             entry.snapshotCopy = nil
@@ -763,7 +767,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
             return out
         }
         for sub in entry.subscribers {
-            out.append(.send(sub, Hub.encode(snapshot(id, entry, trace: sessions[sub]?.traced.contains(id) == true))))
+            out.append(.send(sub, OutgoingMessage(encoding: snapshot(id, entry, trace: sessions[sub]?.traced.contains(id) == true))))
             entry.joinedAt[sub] = entry.tree.version
         }
         return out
@@ -866,7 +870,7 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
 
     private func broadcastPresence(_ id: String, _ entry: TreeEntry, now: Double) -> [TransportAction] {
         entry.presenceSentAt = now
-        let shared = Hub.encode([
+        let shared = OutgoingMessage(encoding: [
             "type": "clients", "tree": .string(id), "clients": clients(entry),
             "clientCount": .int(Int64(entry.subscribers.count)),
         ])
@@ -975,9 +979,9 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     }
 
     private func send(_ s: SessionID, _ message: JSON, rid: JSON?) -> TransportAction {
-        guard let rid, case .object(var o) = message else { return .send(s, Hub.encode(message)) }
+        guard let rid, case .object(var o) = message else { return .send(s, OutgoingMessage(encoding: message)) }
         o["rid"] = rid
-        return .send(s, Hub.encode(.object(o)))
+        return .send(s, OutgoingMessage(encoding: .object(o)))
     }
 
     private func reply(_ s: SessionID, error e: CanopyError, rid: JSON?) -> TransportAction {
@@ -985,8 +989,4 @@ public final class Hub: ConnectionHandler, @unchecked Sendable {  // used on the
     }
 
     static func name(_ s: SessionID) -> String { "s\(s)" }
-
-    static func encode(_ j: JSON) -> OutgoingMessage {
-        OutgoingMessage(encoding: j)
-    }
 }

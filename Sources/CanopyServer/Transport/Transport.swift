@@ -21,7 +21,7 @@ public final class OutgoingMessage: @unchecked Sendable {
     }
 
     /// `j` encoded straight behind the head-room (no copy).
-    init(encoding j: JSON) {
+    public init(encoding j: JSON) {
         framed = [UInt8](repeating: 0, count: Self.headroom)
         j.write(into: &framed)
     }
