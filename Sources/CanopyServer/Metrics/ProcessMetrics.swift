@@ -51,19 +51,9 @@ enum ProcessMetrics {
         return text[text.index(after: close)...].split(separator: " ")
     }
 
-    /// A small file's contents (the /proc files are read in one go), or nil.
+    /// A /proc file's text, or nil if it cannot be read or is empty.
     private static func contents(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        guard let bytes = fileContents(path, limit: 1 << 20), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

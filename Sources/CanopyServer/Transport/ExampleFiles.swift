@@ -52,7 +52,7 @@ struct ExampleFiles: Sendable {
         var entries: [JSON] = []
         for name in Self.fileNames(in: files.root).sorted() where name.hasSuffix(".json") && name != "index.json" {
             guard case .file(let path, _) = files.resolve("/" + name),
-                let bytes = Self.contents(of: path, limit: Self.maxIndexedBytes),
+                let bytes = fileContents(path, limit: Self.maxIndexedBytes),
                 let body = try? JSONParser.parse(bytes: bytes), let tree = body["tree"]?.string
             else { continue }
             var entry: JSONObject = ["file": .string(name), "tree": .string(tree)]
@@ -74,22 +74,5 @@ struct ExampleFiles: Sendable {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    /// The bytes of the file at `path`, or nil if it cannot be read or holds more than `limit` bytes.
-    private static func contents(of path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk.prefix(count)
-            if bytes.count > limit { return nil }
-        }
     }
 }

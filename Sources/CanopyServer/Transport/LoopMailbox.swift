@@ -53,8 +53,8 @@ final class LoopMailbox: Sendable {
     }
 }
 
-/// CLOCK_MONOTONIC in nanoseconds.
-func monotonicNanoseconds() -> UInt64 {
+/// CLOCK_MONOTONIC in nanoseconds: the one clock of the daemon, the load tool and redis-load.
+public func monotonicNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
