@@ -23,9 +23,7 @@ final class AdminSession {
         do { client = try BlockingClient(url: url, timeout: timeout) } catch {
             throw LoadError("cannot connect to \(url): \(error)")
         }
-        var hello: JSONObject = ["type": "hello", "client": .string(name)]
-        if let token { hello["token"] = .string(token) }
-        let welcome = try request(.object(hello))
+        let welcome = try request(LoadMessages.hello(client: name, token: token))
         session = welcome["session"]?.string ?? ""
     }
 

@@ -126,12 +126,6 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
         if let rate = configuration.rate { interval = 1e9 / rate }
     }
 
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
     // MARK: Events
 
     func handle(_ id: ConnectionID, _ event: ClientEvent) -> [TransportAction] {
@@ -142,9 +136,8 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
             connected += 1
             report.opened += 1
             report.peak = max(report.peak, connected + (slowReaders?.connected ?? 0))
-            var hello: JSONObject = ["type": "hello", "client": .string(slots[s].name)]
-            if let token = configuration.token { hello["token"] = .string(token) }
-            return [send(id, .object(hello))]
+            let hello = LoadMessages.hello(client: slots[s].name, token: configuration.token)
+            return [.send(id, OutgoingMessage(encoding: hello))]
         case .message(let bytes):
             return received(s, bytes)
         case .closed(let code, let reason):
@@ -217,9 +210,8 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
         let session = (try? JSONParser.parse(bytes: bytes))?["session"]?.string ?? ""
         slots[s].session = session
         if let w = slots[s].writer { writerOfSession[session] = w }
-        var subscribe: JSONObject = ["type": "subscribe", "tree": .string(trees[slots[s].tree].id)]
-        if slots[s].lastVersion > 0 { subscribe["since"] = .int(slots[s].lastVersion) }
-        return [send(slots[s].connection, .object(subscribe))]
+        let subscribe = LoadMessages.subscribe(tree: trees[slots[s].tree].id, since: slots[s].lastVersion)
+        return [.send(slots[s].connection, OutgoingMessage(encoding: subscribe))]
     }
 
     /// A snapshot or the presence list that follows a subscription: the connection is caught up.
@@ -242,7 +234,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
         guard let author = head.author, let seq = head.seq, let w = writerOfSession[author] else { return [] }
         let writer = writers[w]
         guard var edit = writer.pending[seq] else { return [] }
-        let now = Self.now()
+        let now = monotonicNanoseconds()
         let latency = now &- edit.sentAt
         if edit.inWindow { report.delivered += 1 }
         var actions: [TransportAction] = []
@@ -281,7 +273,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
         trees[writer.tree].undo(edit.changes)
         report.totalRejected += 1
         if edit.inWindow { report.rejected[code, default: 0] += 1 }
-        return configuration.rate == nil ? fill(w, now: Self.now()) : []
+        return configuration.rate == nil ? fill(w, now: monotonicNanoseconds()) : []
     }
 
     private func closed(_ s: Int, code: UInt16?, reason: String) -> [TransportAction] {
@@ -329,7 +321,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
 
     /// Called once a millisecond on the loop's thread.
     func tick() -> [TransportAction] {
-        let now = Self.now()
+        let now = monotonicNanoseconds()
         if now >= nextSecond && nextSecond > 0 && phase != .finished { showProgress(now) }
         switch phase {
         case .connecting:
@@ -411,7 +403,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
     private func fill(_ w: Int, now: UInt64) -> [TransportAction] {
         guard phase == .running, now < windowEnd else { return [] }
         var actions: [TransportAction] = []
-        while writers[w].outstanding < configuration.inFlightCount, let action = sendEdit(w, at: Self.now()) {
+        while writers[w].outstanding < configuration.inFlightCount, let action = sendEdit(w, at: monotonicNanoseconds()) {
             actions.append(action)
         }
         return actions
@@ -439,7 +431,7 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
     private func finish() {
         guard phase != .finished else { return }
         if phase == .running || phase == .draining {
-            let now = Self.now()
+            let now = monotonicNanoseconds()
             report.windowSeconds = Double(min(now, windowEnd) &- min(windowStart, now)) / 1e9
             if configuration.hold { report.windowSeconds = Double(min(now, windowEnd) - start) / 1e9 }
         }
@@ -498,12 +490,6 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
             result.failed += slow.failedCount
         }
         return result
-    }
-
-    private func send(_ id: ConnectionID, _ message: JSON) -> TransportAction {
-        var bytes: [UInt8] = []
-        message.write(into: &bytes)
-        return .send(id, OutgoingMessage(bytes: bytes))
     }
 }
 

@@ -82,7 +82,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         let totalNodes = c.trees * c.nodes
         log("creating \(c.trees) scratch tree(s) of \(c.nodes) nodes (\(c.shape.rawValue))")
         var done = 0
-        var lastShown = LoadDriver.now()
+        var lastShown = monotonicNanoseconds()
         // Trees go in groups of about 200k nodes: the messages of one group are built, then pipelined.
         let perGroup = max(1, 200_000 / c.nodes)
         for first in stride(from: 0, to: models.count, by: perGroup) {
@@ -99,7 +99,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
             try session.pipeline(requests) { index, reply throws(LoadError) in
                 if reply["type"] == "created", let id = reply["tree"]?.string { created.append(id) }
                 done += nodesIn[index]
-                let now = LoadDriver.now()
+                let now = monotonicNanoseconds()
                 if now - lastShown > 1_000_000_000 {
                     lastShown = now
                     log("  \(done)/\(totalNodes) nodes created")

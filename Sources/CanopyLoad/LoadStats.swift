@@ -7,7 +7,7 @@ public struct LatencyStats: Sendable {
 
     public init() {}
 
-    mutating func record(nanoseconds: UInt64) {
+    public mutating func record(nanoseconds: UInt64) {
         histogram.record(max(1, nanoseconds / 1000))
     }
 
@@ -23,7 +23,7 @@ public struct LatencyStats: Sendable {
     public var maxMilliseconds: Double { count == 0 ? 0 : Double(histogram.max) / 1000 }
 
     /// The percentiles the report shows: name, percentile.
-    static let shown: [(name: String, percentile: Double)] = [
+    public static let shown: [(name: String, percentile: Double)] = [
         ("p50", 50), ("p90", 90), ("p99", 99), ("p999", 99.9),
     ]
 

@@ -73,7 +73,7 @@ final class SlowReaders: ClientHandler, @unchecked Sendable {  // `state` behind
 
     /// The run's clock started: from now on the readers pause.
     func begin() {
-        let now = LoadDriver.now()
+        let now = monotonicNanoseconds()
         locked {
             $0.runStart = now
             $0.running = true
@@ -127,9 +127,7 @@ final class SlowReaders: ClientHandler, @unchecked Sendable {  // `state` behind
                 $0.connected += 1
                 $0.opened += 1
             }
-            var hello: JSONObject = ["type": "hello", "client": .string(slots[s].name)]
-            if let token { hello["token"] = .string(token) }
-            return [send(id, .object(hello))]
+            return [.send(id, OutgoingMessage(encoding: LoadMessages.hello(client: slots[s].name, token: token)))]
         case .message(let bytes):
             return received(s, id, bytes)
         case .closed(let code, _):
@@ -155,9 +153,8 @@ final class SlowReaders: ClientHandler, @unchecked Sendable {  // `state` behind
         switch head.type {
         case "welcome":
             slots[s].subscribing = true
-            var subscribe: JSONObject = ["type": "subscribe", "tree": .string(slots[s].tree)]
-            if slots[s].lastVersion > 0 { subscribe["since"] = .int(slots[s].lastVersion) }
-            return [send(id, .object(subscribe))]
+            let subscribe = LoadMessages.subscribe(tree: slots[s].tree, since: slots[s].lastVersion)
+            return [.send(id, OutgoingMessage(encoding: subscribe))]
         case "snapshot", "clients":
             if let version = head.version, head.type == "snapshot" { slots[s].lastVersion = version }
             if !slots[s].everReady {
@@ -184,15 +181,9 @@ final class SlowReaders: ClientHandler, @unchecked Sendable {  // `state` behind
     private func pauseIfDue() {
         let (running, runStart) = locked { ($0.running, $0.runStart) }
         guard !stopping, running else { return }
-        let now = LoadDriver.now()
+        let now = monotonicNanoseconds()
         let intoSecond = (now - runStart) % 1_000_000_000
         let pauseEnd = UInt64(Self.pauseFraction * 1e9)
         if intoSecond < pauseEnd { usleep(UInt32((pauseEnd - intoSecond) / 1000)) }
-    }
-
-    private func send(_ id: ConnectionID, _ message: JSON) -> TransportAction {
-        var bytes: [UInt8] = []
-        message.write(into: &bytes)
-        return .send(id, OutgoingMessage(bytes: bytes))
     }
 }

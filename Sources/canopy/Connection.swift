@@ -28,15 +28,20 @@ struct ConnectionOptions: ParsableArguments {
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
+    /// --url, else $CANOPY_URL, else the default.
+    func address() throws -> WebSocketURL {
+        try WebSocketURL(parsing: url ?? ProcessInfo.processInfo.environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws")
+    }
+
+    /// --token, else $CANOPY_TOKEN.
+    var resolvedToken: String? { token ?? ProcessInfo.processInfo.environment["CANOPY_TOKEN"] }
+
     /// Connects and says hello; a daemon that refuses the token ends the command with its message.
     func connect() throws -> Session {
-        let environment = ProcessInfo.processInfo.environment
-        let text = url ?? environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws"
-        let address = try WebSocketURL(parsing: text)
-        let session = Session(client: try BlockingClient(url: address, timeout: timeout), timeout: timeout)
+        let session = Session(client: try BlockingClient(url: try address(), timeout: timeout), timeout: timeout)
         let name = client ?? "canopy-cli-\(ProcessInfo.processInfo.processIdentifier)"
         var hello: JSONObject = ["type": "hello", "client": .string(name)]
-        if let token = token ?? environment["CANOPY_TOKEN"] { hello["token"] = .string(token) }
+        if let token = resolvedToken { hello["token"] = .string(token) }
         let welcome = try session.request(hello)
         session.name = welcome["session"]?.string ?? ""
         return session

@@ -61,7 +61,7 @@ extension Canopy {
             c.connectRate = connectRate
             c.hold = hold
             c.clientName = connection.client
-            c.token = connection.token ?? ProcessInfo.processInfo.environment["CANOPY_TOKEN"]
+            c.token = connection.resolvedToken
             c.timeout = max(connection.timeout, 30)
             try c.validate()
             return c
@@ -74,8 +74,7 @@ extension Canopy {
         func run() throws {
             let configuration: LoadConfiguration
             do { configuration = try loadConfiguration() } catch { throw ValidationError(error.message) }
-            let text = connection.url ?? ProcessInfo.processInfo.environment["CANOPY_URL"] ?? "ws://127.0.0.1:7700/ws"
-            let runner = LoadRunner(configuration: configuration, url: try WebSocketURL(parsing: text))
+            let runner = LoadRunner(configuration: configuration, url: try connection.address())
             runner.log = { printError("load: " + $0) }
             if !quiet {
                 let terminal = isatty(STDERR_FILENO) != 0

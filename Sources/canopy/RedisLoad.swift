@@ -1,5 +1,7 @@
 import ArgumentParser
 import CanopyCore
+import CanopyLoad
+import CanopyServer
 import Glibc
 
 extension Canopy {
@@ -72,7 +74,7 @@ final class RedisFanOut {
 
     private var publisher: RESPConnection?
     private var subscribers: [RESPConnection] = []
-    private var histogram = LatencyHistogram()
+    private var histogram = LatencyStats()
     private var start: Int64 = 0
     private var measureFrom: Int64 = 0
     private var measureTo: Int64 = 0
@@ -80,9 +82,10 @@ final class RedisFanOut {
     private var publishedInWindow = 0
     private var delivered = 0
     private var deliveredInWindow = 0
-    private var replies = 0
     private var fewestReceivers = Int.max
-    private var clientCPU: (from: Double, to: Double) = (0, 0)
+    /// This process's CPU seconds at the window's start and end (nil until sampled).
+    private var clientCPUFrom: Double?
+    private var clientCPUTo: Double?
 
     init(
         channel: String, subscribers: Int, rate: Double, warmup: Double, duration: Double, payload: Int
@@ -127,13 +130,10 @@ final class RedisFanOut {
         measureFrom = start + warmup
         measureTo = measureFrom + duration
         var drainDeadline = Int64.max
-        clientCPU.from = 0
-        var cpuSampled = (from: false, to: false)
         while true {
             let now = Clock.now()
-            if !cpuSampled.from && now >= measureFrom {
-                clientCPU.from = Clock.processCPUSeconds()
-                cpuSampled.from = true
+            if clientCPUFrom == nil && now >= measureFrom {
+                clientCPUFrom = Clock.processCPUSeconds()
                 printError("redis-load: measuring")  // scripts sample the server's CPU from here
             }
             while scheduled(published) <= now && scheduled(published) < measureTo {
@@ -144,13 +144,12 @@ final class RedisFanOut {
                 published += 1
             }
             let publishing = scheduled(published) < measureTo
-            if !publishing && !cpuSampled.to && now >= measureTo {
-                clientCPU.to = Clock.processCPUSeconds()
-                cpuSampled.to = true
+            if !publishing && clientCPUTo == nil && now >= measureTo {
+                clientCPUTo = Clock.processCPUSeconds()
                 printError("redis-load: measured")
                 drainDeadline = now + 2_000_000_000
             }
-            if !publishing && cpuSampled.to
+            if !publishing && clientCPUTo != nil
                 && (delivered >= published * subscriberCount || now >= drainDeadline)
             {
                 break
@@ -162,7 +161,6 @@ final class RedisFanOut {
                 case .message(let sequence):
                     self.received(sequence, at: Clock.now())
                 case .integer(let receivers) where index == 0:
-                    self.replies += 1
                     self.fewestReceivers = min(self.fewestReceivers, receivers)
                 default:
                     break
@@ -180,7 +178,7 @@ final class RedisFanOut {
         delivered += 1
         if now >= measureFrom && now < measureTo { deliveredInWindow += 1 }
         let sent = scheduled(sequence)
-        if sent >= measureFrom && sent < measureTo { histogram.record(max(0, now - sent)) }
+        if sent >= measureFrom && sent < measureTo { histogram.record(nanoseconds: UInt64(max(0, now - sent))) }
     }
 
     /// Flushes pending output, waits up to `timeout` ns for readiness, reads what arrived and hands each frame on.
@@ -209,30 +207,25 @@ final class RedisFanOut {
     // MARK: - Report
 
     private var seconds: Double { Double(duration) / 1e9 }
+    /// Messages published but not delivered to every subscriber by the end of the drain.
+    private var lost: Int { published * subscriberCount - delivered }
+    /// This process's CPU seconds over the measured window.
+    private var clientCPU: Double { (clientCPUTo ?? 0) - (clientCPUFrom ?? 0) }
 
     func reportJSON() -> JSON {
-        func ms(_ nanoseconds: Int64) -> JSON {
-            .double((Double(nanoseconds) / 1e6 * 1000).rounded() / 1000)
-        }
-        var delivery = JSONObject()
-        for (name, p) in LatencyHistogram.reported { delivery[name] = ms(histogram.percentile(p)) }
-        delivery["max"] = ms(histogram.max)
-        delivery["count"] = .int(Int64(histogram.count))
-        let lost = published * subscriberCount - delivered
-        let cpu = clientCPU.to - clientCPU.from
-        return [
+        [
             "diffs": [
                 "delivered": .int(Int64(deliveredInWindow)),
                 "perSecond": .double(Double(deliveredInWindow) / seconds),
             ],
-            "delivery": .object(delivery),
+            "delivery": histogram.json,
             "published": [
                 "sent": .int(Int64(publishedInWindow)),
                 "perSecond": .double(Double(publishedInWindow) / seconds),
                 "fewestReceivers": .int(Int64(fewestReceivers == Int.max ? 0 : fewestReceivers)),
             ],
             "lost": .int(Int64(lost)),
-            "client": ["cpuSeconds": .double(cpu), "cpuShare": .double(cpu / seconds)],
+            "client": ["cpuSeconds": .double(clientCPU), "cpuShare": .double(clientCPU / seconds)],
             "window": ["seconds": .double(seconds)],
             "totals": ["published": .int(Int64(published)), "delivered": .int(Int64(delivered))],
             "config": [
@@ -246,15 +239,14 @@ final class RedisFanOut {
     }
 
     func reportText() -> String {
-        func ms(_ nanoseconds: Int64) -> String { String(format: "%.3f ms", Double(nanoseconds) / 1e6) }
-        let percentiles = LatencyHistogram.reported.map { "\($0.0) \(ms(histogram.percentile($0.1)))" }
-        let cpu = clientCPU.to - clientCPU.from
+        func ms(_ milliseconds: Double) -> String { String(format: "%.3f ms", milliseconds) }
+        let percentiles = LatencyStats.shown.map { "\($0.name) \(ms(histogram.milliseconds(atPercentile: $0.percentile)))" }
         return [
             String(
                 format: "published/s %.0f   delivered/s %.0f   lost %d   client CPU %.0f%%",
                 Double(publishedInWindow) / seconds, Double(deliveredInWindow) / seconds,
-                published * subscriberCount - delivered, cpu / seconds * 100),
-            "delivery    " + (percentiles + ["max \(ms(histogram.max))"]).joined(separator: ", "),
+                lost, clientCPU / seconds * 100),
+            "delivery    " + (percentiles + ["max \(ms(histogram.maxMilliseconds))"]).joined(separator: ", "),
         ].joined(separator: "\n")
     }
 }
@@ -418,58 +410,9 @@ enum RESP {
     }
 }
 
-/// Latencies in nanoseconds, in log-scaled buckets with 64 sub-buckets per power of two (under 1.6 % error).
-/// A stand-in until the package has HdrHistogram.
-struct LatencyHistogram {
-    static let reported: [(String, Double)] = [
-        ("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999),
-    ]
-    private static let subBuckets = 64
-
-    private var counts = [Int](repeating: 0, count: 128 + 64 * 64)
-    private(set) var count = 0
-    private(set) var max: Int64 = 0
-
-    mutating func record(_ value: Int64) {
-        counts[Self.bucket(value)] += 1
-        count += 1
-        max = Swift.max(max, value)
-    }
-
-    /// The value at quantile `p` (the bucket's midpoint, capped at the maximum), 0 when empty.
-    func percentile(_ p: Double) -> Int64 {
-        guard count > 0 else { return 0 }
-        let rank = Swift.max(1, Int((Double(count) * p).rounded(.up)))
-        var seen = 0
-        for (index, n) in counts.enumerated() where n > 0 {
-            seen += n
-            if seen >= rank { return Swift.min(max, Self.midpoint(index)) }
-        }
-        return max
-    }
-
-    private static func bucket(_ value: Int64) -> Int {
-        let v = UInt64(Swift.max(0, value))
-        if v < 128 { return Int(v) }
-        let shift = 63 - v.leadingZeroBitCount - 6  // keeps the top 7 bits: v >> shift in 64..<128
-        return 128 + (shift - 1) * subBuckets + Int(v >> UInt64(shift)) - subBuckets
-    }
-
-    private static func midpoint(_ index: Int) -> Int64 {
-        if index < 128 { return Int64(index) }
-        let shift = (index - 128) / subBuckets + 1
-        let top = Int64((index - 128) % subBuckets + subBuckets)
-        return (top << Int64(shift)) + (Int64(1) << Int64(shift)) / 2
-    }
-}
-
 /// Monotonic time and this process's CPU time.
 enum Clock {
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    static func now() -> Int64 { Int64(monotonicNanoseconds()) }
 
     static func processCPUSeconds() -> Double {
         var time = timespec()
