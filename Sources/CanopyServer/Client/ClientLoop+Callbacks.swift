@@ -43,6 +43,3 @@ func canopyClientCallback(
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
 }
-
-/// The drain deadline's timer: it only wakes `lws_service` so `run()` can see the deadline has passed.
-func canopyClientDrainTimerFired(_ timer: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}

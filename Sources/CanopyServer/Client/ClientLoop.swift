@@ -143,7 +143,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         }
         phase = .finished
         mailbox.detach()
-        lws_sul_cancel(memory.drainTimer)
+        canopy_wake_timer_cancel(memory.drainTimer)
         lws_context_destroy(context)
         self.context = nil
         connections.removeAll()
@@ -194,9 +194,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
             }
         }
         if let context {
-            lws_sul_schedule(
-                context, 0, memory.drainTimer, canopyClientDrainTimerFired,
-                lws_usec_t(drainTimeoutSeconds) * 1_000_000 + 1000)
+            canopy_wake_timer_schedule(memory.drainTimer, context, lws_usec_t(drainTimeoutSeconds) * 1_000_000 + 1000)
         }
     }
 
@@ -288,7 +286,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
 private final class ClientSetup {
     let protocolName: UnsafeMutablePointer<CChar>
     let protocols: UnsafeMutablePointer<lws_protocols>
-    let drainTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
 
     init() {
         protocolName = strdup(ServiceConfiguration.subprotocol)!
@@ -299,7 +297,7 @@ private final class ClientSetup {
         protocols[0].rx_buffer_size = 64 << 10
         protocols[0].tx_packet_size = 256 << 10
         drainTimer = .allocate(capacity: 1)
-        drainTimer.initialize(to: lws_sorted_usec_list_t())
+        drainTimer.initialize(to: canopy_wake_timer())
     }
 
     deinit {

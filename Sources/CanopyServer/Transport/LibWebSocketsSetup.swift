@@ -23,9 +23,10 @@ final class LibWebSocketsSetup {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
-    let drainTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
-    /// Wakes the service loop every `ServiceLoop.tickInterval` for the handler's `tick()`.
-    let tickTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    /// Wakes the service loop at the drain deadline.
+    let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
+    /// Wakes the service loop for the handler's next `tick()` while it has deferred work.
+    let tickTimer: UnsafeMutablePointer<canopy_wake_timer>
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
     init(_ configuration: ServiceConfiguration) {
@@ -75,9 +76,9 @@ final class LibWebSocketsSetup {
         retryPolicy.initialize(to: policy)
 
         drainTimer = .allocate(capacity: 1)
-        drainTimer.initialize(to: lws_sorted_usec_list_t())
+        drainTimer.initialize(to: canopy_wake_timer())
         tickTimer = .allocate(capacity: 1)
-        tickTimer.initialize(to: lws_sorted_usec_list_t())
+        tickTimer.initialize(to: canopy_wake_timer())
         self.strings = strings
     }
 

@@ -62,6 +62,3 @@ func canopyWebSocketCallback(
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
 }
-
-/// The drain deadline's and the tick's timers: they only wake `lws_service`, so `run()` can look at the clock.
-func canopyWakeTimerFired(_ timer: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}

@@ -121,8 +121,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             // Wakes lws_service for the next tick even when nothing else happens; not armed while nothing waits.
             if handler.hasDeferredWork && timerArmedFor != nextTick {
                 timerArmedFor = nextTick
-                lws_sul_schedule(
-                    context, 0, memory.tickTimer, canopyWakeTimerFired, lws_usec_t((nextTick - now) / 1000 + 1))
+                canopy_wake_timer_schedule(memory.tickTimer, context, lws_usec_t((nextTick - now) / 1000 + 1))
             }
         }
         finish(context)
@@ -167,9 +166,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         }
         // Wakes `run()` at the deadline even if nothing else happens by then.
         if let context {
-            lws_sul_schedule(
-                context, 0, memory.drainTimer, canopyWakeTimerFired,
-                lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
+            canopy_wake_timer_schedule(
+                memory.drainTimer, context, lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
         }
     }
 
@@ -178,8 +176,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         // CLOSED callback, and any left over (belt and braces) right after.
         phase = .finished
         mailbox.detach()
-        lws_sul_cancel(memory.drainTimer)
-        lws_sul_cancel(memory.tickTimer)
+        canopy_wake_timer_cancel(memory.drainTimer)
+        canopy_wake_timer_cancel(memory.tickTimer)
         lws_context_destroy(context)
         self.context = nil
         let leftover = sessions.keys.sorted()
