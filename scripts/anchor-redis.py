@@ -25,11 +25,8 @@ def redis_run(canopy, redis, n, rate, args):
 
 
 def canopyd_run(canopy, daemon, n, rate, args):
-    cmd = [canopy, "load", "--url", daemon.url, "--writers", 1, "--clients", n, "--trees", 1, "--rate", rate,
-           "--warmup", args.warmup, "--duration", args.duration, "--json"]
-    return run_measured(cmd, daemon.pid, args.warmup, args.duration, metrics=daemon.metrics,
-                        start_marker=loadlib.CANOPY_LOAD_PROGRESS, arm_marker=loadlib.CANOPY_LOAD_READY,
-                        timeout=args.warmup + args.duration + 120)
+    return loadlib.run_canopy_load(canopy, daemon, ["--writers", 1, "--clients", n, "--trees", 1, "--rate", rate],
+                                   args.warmup, args.duration, 120)
 
 
 def row(record):
@@ -67,9 +64,10 @@ def main():
         for rate in rates:
             if args.only != "canopyd":
                 with Redis() as redis:
-                    log(f"redis {redis.version()}: N={n}, {rate:g} msg/s")
+                    version = redis.version()
+                    log(f"redis {version}: N={n}, {rate:g} msg/s")
                     load, server = redis_run(canopy, redis, n, rate, args)
-                    records.append({"time": stamp, "server_name": "redis", "version": redis.version(),
+                    records.append({"time": stamp, "server_name": "redis", "version": version,
                                     "subscribers": n, "rate": rate, "load": load, "server": server})
             if args.only != "redis":
                 with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:

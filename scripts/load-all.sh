@@ -13,7 +13,6 @@ for arg in "$@"; do
     if [ "$arg" = "--quick" ]; then quick=true; else pass+=("$arg"); fi
 done
 
-ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 status=0
 if $quick; then
     python3 scripts/load.py all --quick "${pass[@]}" || status=1

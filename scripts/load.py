@@ -17,7 +17,7 @@ import sys
 import time
 
 import loadlib
-from loadlib import RESULTS, Daemon, log, run_measured
+from loadlib import RESULTS, Daemon, log
 
 # Each scenario: a list of runs (label, canopy load arguments); `quick` variants are shorter and smaller.
 MIX = "set=90,insert=4,remove=3,move=3"
@@ -64,18 +64,17 @@ def scenarios(quick):
 
 def run(canopyd, canopy, scenario, label, extra, args):
     warmup, duration = (0.5, 2.0) if args.quick else (args.warmup, args.duration)
-    sample_warmup, sample_duration = warmup, duration
+    sample = None  # the run's own warm-up and duration
     if "--hold" in extra:
         # The hold starts once every client is subscribed; the daemon is sampled from a quarter of it in (after the
-        # connect burst) to its end, so the memory figure is the settled one at the window's end, not a peak.
+        # connect burst) to its end, so the memory figure is the settled one at the window's end, not a peak. The
+        # start is learnt from the first progress line, a second in, so sampling cannot begin before about 1.5 s.
         warmup = 0
-        sample_warmup, sample_duration = duration / 4, duration * 3 / 4
+        lead = max(duration / 4, 1.5)
+        sample = (lead, duration - lead)
     with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
         log(f"{scenario}: {label} (canopyd pid {daemon.pid}, port {daemon.port})")
-        cmd = [canopy, "load", "--url", daemon.url, *extra, "--warmup", warmup, "--duration", duration, "--json"]
-        load, server = run_measured(cmd, daemon.pid, sample_warmup, sample_duration, metrics=daemon.metrics,
-                                    start_marker=loadlib.CANOPY_LOAD_PROGRESS, arm_marker=loadlib.CANOPY_LOAD_READY,
-                                    timeout=warmup + duration + 600)
+        load, server = loadlib.run_canopy_load(canopy, daemon, extra, warmup, duration, 600, sample=sample)
     record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "scenario": scenario, "label": label,
               "args": [str(a) for a in extra], "durability": args.durability or "fsync", "quick": args.quick,
               "load": load, "server": server, "notes": []}

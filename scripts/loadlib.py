@@ -107,6 +107,18 @@ def free_port():
 # ---------------------------------------------------------------- servers
 
 
+def _stop(process, timeout):
+    """SIGTERM a server still running, wait up to `timeout` seconds, then SIGKILL it; always reaped."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class Daemon:
     """A release canopyd on a free loopback port with a fresh data directory and no examples; SIGTERM on exit."""
 
@@ -161,13 +173,7 @@ class Daemon:
         return parse_prometheus(text)
 
     def __exit__(self, *exc):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        _stop(self.process, 20)
         shutil.rmtree(self.data, ignore_errors=True)
         return False
 
@@ -228,12 +234,7 @@ class Redis:
         return m.group(1) if m else "?"
 
     def __exit__(self, *exc):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        _stop(self.process, 10)
         shutil.rmtree(self.dir, ignore_errors=True)
         return False
 
@@ -319,91 +320,86 @@ def run_measured(cmd, server_pid, warmup, duration, metrics=None, start_marker=N
                 started.set()
 
     try:
-        return _measure(process, sampler, started, armed, stderr_lines, begin, read_stderr, cmd, warmup, duration,
-                        metrics, timeout)
+        reader = threading.Thread(target=read_stderr, daemon=True)
+        reader.start()
+        output = {}
+
+        def read_stdout():
+            output["text"] = process.stdout.read()
+
+        out_reader = threading.Thread(target=read_stdout, daemon=True)
+        out_reader.start()
+
+        # Whichever comes first: the marker line, or the daemon's first accepted edit.
+        watch_metrics = metrics is not None and metrics() is not None
+        base = None
+        start, how = None, "launch"
+        while start is None and process.poll() is None:
+            if started.is_set():
+                start, how = sampler.edges["start"], "marker"
+            elif watch_metrics and armed.is_set() and base is None:
+                base = metric(metrics(), "canopy_edits_total", 'result="accepted"') or 0
+            elif watch_metrics and base is not None:
+                value = metric(metrics(), "canopy_edits_total", 'result="accepted"')
+                if value is not None and value > base:
+                    start, how = time.monotonic(), "first edit (/metrics)"
+            if start is None:
+                started.wait(0.02)
+        if start is None:
+            start = begin
+        # Stay a little inside the window on both sides: the edges are seen from outside the tool.
+        margin = min(0.2, duration * 0.05)
+        window = [(start + warmup + margin, "from"), (start + warmup + duration - margin, "to")]
+        for at, name in window:
+            while process.poll() is None and time.monotonic() < at:
+                time.sleep(min(0.01, max(0, at - time.monotonic())))
+            if process.poll() is not None or time.monotonic() > at + 0.3:
+                break  # the tool ended, or the start was learnt too late to sample this edge in time: no CPU figure
+            sampler.mark(name)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        out_reader.join()
+        reader.join()
+        sampler.stop()
+        text = output.get("text", "")
+        if process.returncode != 0 or not text.strip():
+            raise RuntimeError(f"{' '.join(map(str, cmd))} exited {process.returncode}:\n"
+                               f"{''.join(stderr_lines)[-2000:]}")
+        result = json.loads(text.strip().splitlines()[-1])
+        server = {"rssBefore": sampler.rss_before, "rssPeak": sampler.rss_peak, "rssAfter": sampler.rss_after,
+                  "windowFrom": how}
+        edges = sampler.edges
+        if "from" in edges and "to" in edges:
+            seconds = edges["to"]["t"] - edges["from"]["t"]
+            cpu = edges["to"]["cpu"] - edges["from"]["cpu"]
+            server.update(sampledSeconds=seconds, cpuSeconds=cpu, cpuShare=cpu / seconds if seconds > 0 else None,
+                          rssInWindow=edges["to"]["rss"])
+            # Deliveries over the same interval: the server's own counter if it has one, else the tool's rate.
+            m0, m1 = edges["from"]["metrics"], edges["to"]["metrics"]
+            d0, d1 = metric(m0, "canopy_diffs_delivered_total"), metric(m1, "canopy_diffs_delivered_total")
+            received = result.get("diffs", {}).get("perSecond", 0) * seconds
+            if d0 is not None and d1 is not None:
+                deliveries, source = d1 - d0, "metrics"
+                # The counter counts diffs queued to sessions. When the clients fall behind, queues grow and the
+                # counter runs ahead of what was delivered: count what the clients received, and say so.
+                if received < 0.95 * deliveries:
+                    server["saturated"] = True
+                    deliveries, source = received, "load tool (queues growing)"
+            else:
+                deliveries, source = received, "load tool"
+            server.update(deliveries=deliveries, deliveriesFrom=source,
+                          cpuMicrosPerDelivery=cpu / deliveries * 1e6 if deliveries > 0 else None)
+            if m1 is not None:
+                server["metrics"] = {k: v for k, v in m1.items() if k.startswith(("canopy_", "process_"))
+                                     and "_bucket{" not in k}
+        return result, server
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-
-
-def _measure(process, sampler, started, armed, stderr_lines, begin, read_stderr, cmd, warmup, duration, metrics,
-             timeout):
-    reader = threading.Thread(target=read_stderr, daemon=True)
-    reader.start()
-    output = {}
-
-    def read_stdout():
-        output["text"] = process.stdout.read()
-
-    out_reader = threading.Thread(target=read_stdout, daemon=True)
-    out_reader.start()
-
-    # Whichever comes first: the marker line, or the daemon's first accepted edit.
-    watch_metrics = metrics is not None and metrics() is not None
-    base = None
-    start, how = None, "launch"
-    while start is None and process.poll() is None:
-        if started.is_set():
-            start, how = sampler.edges["start"], "marker"
-        elif watch_metrics and armed.is_set() and base is None:
-            base = metric(metrics(), "canopy_edits_total", 'result="accepted"') or 0
-        elif watch_metrics and base is not None:
-            value = metric(metrics(), "canopy_edits_total", 'result="accepted"')
-            if value is not None and value > base:
-                start, how = time.monotonic(), "first edit (/metrics)"
-        if start is None:
-            started.wait(0.02)
-    if start is None:
-        start = begin
-    # Stay a little inside the window on both sides: the edges are seen from outside the tool.
-    margin = min(0.2, duration * 0.05)
-    window = [(start + warmup + margin, "from"), (start + warmup + duration - margin, "to")]
-    for at, name in window:
-        while process.poll() is None and time.monotonic() < at:
-            time.sleep(min(0.01, max(0, at - time.monotonic())))
-        if process.poll() is not None or time.monotonic() > at + 0.3:
-            break  # the tool ended, or the start was learnt too late to sample this edge in time: no CPU figure
-        sampler.mark(name)
-    try:
-        process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    out_reader.join()
-    reader.join()
-    sampler.stop()
-    text = output.get("text", "")
-    if process.returncode != 0 or not text.strip():
-        raise RuntimeError(f"{' '.join(map(str, cmd))} exited {process.returncode}:\n{''.join(stderr_lines)[-2000:]}")
-    result = json.loads(text.strip().splitlines()[-1])
-    server = {"rssBefore": sampler.rss_before, "rssPeak": sampler.rss_peak, "rssAfter": sampler.rss_after,
-              "windowFrom": how}
-    edges = sampler.edges
-    if "from" in edges and "to" in edges:
-        seconds = edges["to"]["t"] - edges["from"]["t"]
-        cpu = edges["to"]["cpu"] - edges["from"]["cpu"]
-        server.update(sampledSeconds=seconds, cpuSeconds=cpu, cpuShare=cpu / seconds if seconds > 0 else None,
-                      rssInWindow=edges["to"]["rss"])
-        # Deliveries over the same interval: the server's own counter if it has one, else the tool's rate.
-        m0, m1 = edges["from"]["metrics"], edges["to"]["metrics"]
-        d0, d1 = metric(m0, "canopy_diffs_delivered_total"), metric(m1, "canopy_diffs_delivered_total")
-        received = result.get("diffs", {}).get("perSecond", 0) * seconds
-        if d0 is not None and d1 is not None:
-            deliveries, source = d1 - d0, "metrics"
-            # The counter counts diffs queued to sessions. When the clients fall behind, queues grow and the
-            # counter runs ahead of what was delivered: count what the clients received, and say so.
-            if received < 0.95 * deliveries:
-                server["saturated"] = True
-                deliveries, source = received, "load tool (queues growing)"
-        else:
-            deliveries, source = received, "load tool"
-        server.update(deliveries=deliveries, deliveriesFrom=source,
-                      cpuMicrosPerDelivery=cpu / deliveries * 1e6 if deliveries > 0 else None)
-        if m1 is not None:
-            server["metrics"] = {k: v for k, v in m1.items() if k.startswith(("canopy_", "process_"))
-                                 and "_bucket{" not in k}
-    return result, server
 
 
 # ---------------------------------------------------------------- output
@@ -412,6 +408,17 @@ def _measure(process, sampler, started, armed, stderr_lines, begin, read_stderr,
 CANOPY_LOAD_PROGRESS = r"^(?P<elapsed>\d+(?:\.\d+)?)s (?:warm-up|measure|hold|drain)"
 # canopy load logs this once its scratch trees exist, just before it connects the clients.
 CANOPY_LOAD_READY = r"load: \d+ writer\(s\), "
+
+
+def run_canopy_load(canopy, daemon, extra_args, warmup, duration, slack, sample=None):
+    """`canopy load` against a Daemon with `extra_args`, `--warmup`/`--duration`, through run_measured; the server is
+    sampled over `sample` = (warm-up, duration) seconds after the load starts (default: the run's own), and the tool
+    is given warmup + duration + `slack` seconds. Returns (the tool's JSON, server measurements)."""
+    cmd = [canopy, "load", "--url", daemon.url, *extra_args, "--warmup", warmup, "--duration", duration, "--json"]
+    sample_warmup, sample_duration = sample if sample is not None else (warmup, duration)
+    return run_measured(cmd, daemon.pid, sample_warmup, sample_duration, metrics=daemon.metrics,
+                        start_marker=CANOPY_LOAD_PROGRESS, arm_marker=CANOPY_LOAD_READY,
+                        timeout=warmup + duration + slack)
 
 
 def daemon_config(durability):

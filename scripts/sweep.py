@@ -11,7 +11,7 @@ import sys
 import time
 
 import loadlib
-from loadlib import ARTIFACTS, Daemon, log, run_measured
+from loadlib import ARTIFACTS, Daemon, log
 
 
 def main():
@@ -38,11 +38,9 @@ def main():
     for _ in range(args.max_steps):
         with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
             log(f"sweep: {rate:g} edits/s, {args.subscribers} subscribers")
-            cmd = [canopy, "load", "--url", daemon.url, "--writers", 1, "--clients", args.subscribers, "--rate", rate,
-                   "--warmup", args.warmup, "--duration", args.duration, "--json"]
-            load, server = run_measured(cmd, daemon.pid, args.warmup, args.duration, metrics=daemon.metrics,
-                                        start_marker=loadlib.CANOPY_LOAD_PROGRESS, arm_marker=loadlib.CANOPY_LOAD_READY,
-                                        timeout=args.warmup + args.duration + 300)
+            load, server = loadlib.run_canopy_load(
+                canopy, daemon, ["--writers", 1, "--clients", args.subscribers, "--rate", rate],
+                args.warmup, args.duration, 300)
         record = {"time": stamp, "series": series, "scenario": "sweep", "rate": rate,
                   "subscribers": args.subscribers, "load": load, "server": server}
         loadlib.append_jsonl(args.out, record)
