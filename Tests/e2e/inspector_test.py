@@ -704,7 +704,7 @@ def collapse_and_filter(d, bob, base):
     wait_until(lambda: row(d, "account-email"))
     click(d, '.row[data-node="payment-step"] .toggle')
     check("collapsing a node hides its subtree", wait_until(lambda: row(d, "card-visa-row") is None and row(d, "payment-step")))
-    bob.edit("laziness", [{"op": "setProps", "node": "card-visa-label", "props": {"text": "visa-9999"}}])
+    bob.edit("laziness", [{"op": "setProps", "node": "card-visa-label", "props": {"text": "visa-4242"}}])
     check("a change inside a collapsed node flashes its first visible ancestor",
           wait_until(lambda: "flash" in (row(d, "payment-step").get_attribute("class") or ""), 2))
     d.refresh()
@@ -714,6 +714,14 @@ def collapse_and_filter(d, bob, base):
     check("the filter keeps matches and their ancestors",
           wait_until(lambda: row(d, "card-amex-label") and row(d, "payment-step") and row(d, "root")
                      and row(d, "account-email") is None and row(d, "card-visa-row") is None))
+    # The filter matches props too: another client's props edit makes a node match, then stop matching.
+    bob.edit("laziness", [{"op": "setProps", "node": "card-visa-label", "props": {"text": "amex-look-alike"}}])
+    check("a props edit by another client that makes a node match the filter shows its row",
+          wait_until(lambda: row(d, "card-visa-label") and row(d, "card-visa-row"), 2))
+    bob.edit("laziness", [{"op": "setProps", "node": "card-visa-label", "props": {"text": "visa-4242"}}])
+    check("a props edit that makes it stop matching hides its row again",
+          wait_until(lambda: row(d, "card-visa-label") is None and row(d, "card-visa-row") is None
+                     and row(d, "card-amex-label"), 2))
     type_into(d, "filter", Keys.CONTROL + "a" + Keys.DELETE)  # as a user would: fires `input`, unlike clear()
     click(d, "#expand-all")
     check("expand all shows every node", wait_until(lambda: row(d, "card-visa-row")))

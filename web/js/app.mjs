@@ -4,7 +4,7 @@
 
 import { Connection } from './connection.mjs';
 import { Replica } from './replica.mjs';
-import { classify, CATEGORIES } from './laziness.mjs';
+import { classify, countCategories, CATEGORIES } from './laziness.mjs';
 import { reduceForest } from './reduceorder.mjs';
 import { TreeView } from './treeview.mjs';
 import { h, fill } from './dom.mjs';
@@ -12,7 +12,6 @@ import * as panels from './panels.mjs';
 import { readHash, writeHash } from './hash.mjs';
 
 const HISTORY_ON_OPEN = 500;
-const STRUCTURAL_OPS = new Set(['insert', 'remove', 'move', 'setModifiers', 'removePreference']);
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -25,7 +24,7 @@ const state = {
     selected: null,
     version: null, // the selected version; null follows the latest
     tab: 'node',
-    traces: new Map(), // version → { trace, full }
+    traces: new Map(), // version → { trace, full, keys: the keys its events name }
     diffs: new Map(), // version → diff
     readerHistory: new Map(), // reader → [{ version, present, value }]
     clients: [], // the first 100 subscribers (the daemon lists no more)
@@ -35,7 +34,6 @@ const state = {
     step: 0,
     seq: 0,
     pending: new Map(), // seq → edit message, until its diff or rejection arrives
-    lazinessCache: null,
 };
 
 /** How long the page took to apply and draw the last diff (reported by the browser test). */
@@ -180,7 +178,7 @@ function gotSnapshot(msg) {
     state.replica = new Replica(msg);
     state.clients = msg.clients || [];
     state.clientCount = msg.clientCount ?? state.clients.length;
-    if (msg.trace) state.traces.set(msg.version, { trace: msg.trace, full: true });
+    if (msg.trace) state.traces.set(msg.version, traceEntry(msg.trace, true));
     for (const r of state.replica.readers()) {
         if (r.present) noteReader(r.reader, msg.version, true, r.value);
     }
@@ -189,7 +187,6 @@ function gotSnapshot(msg) {
         fetchHistory(Math.max(1, msg.version - HISTORY_ON_OPEN + 1), msg.version);
     }
     if (state.selected && !state.replica.node(state.selected)) state.selected = null;
-    state.lazinessCache = null;
     renderKeySelect();
     tree.update(viewModel());
     if (state.selected) tree.reveal(state.selected);
@@ -205,9 +202,9 @@ function gotDiff(msg) {
         return;
     }
     const before = new Map(msg.changes.map((c) => [c.reader, replica.readerValues.get(c.reader)]));
-    let touched;
+    let applied;
     try {
-        touched = replica.apply(msg);
+        applied = replica.apply(msg);
     } catch (error) {
         console.warn('canopy: diff did not apply, resubscribing', error);
         subscribe(null);
@@ -215,14 +212,18 @@ function gotDiff(msg) {
     }
     msg.before = before;
     state.diffs.set(msg.version, msg);
-    if (msg.trace) state.traces.set(msg.version, { trace: msg.trace, full: false });
+    if (msg.trace) state.traces.set(msg.version, traceEntry(msg.trace, false));
     for (const c of msg.changes) noteReader(c.reader, msg.version, c.present, c.value);
-    state.lazinessCache = null;
     if (msg.ops.some((op) => op.op === 'declareKey')) renderKeySelect();
-    // Only these ops change which rows exist; the others just redraw the rows in view.
-    tree.update(viewModel(), { structure: msg.ops.some((op) => STRUCTURAL_OPS.has(op.op)) });
-    tree.flash(touched);
+    // Only structural ops change which rows exist; the others just redraw the rows in view.
+    tree.update(viewModel(), { structure: applied.structural });
+    tree.flash(applied.touched);
     render();
+}
+
+/** A stored trace, with the keys its events name (to find a key's last evaluation without rescanning events). */
+function traceEntry(trace, full) {
+    return { trace, full, keys: new Set(trace.events.map((e) => e.key)) };
 }
 
 function acknowledge(msg) {
@@ -273,7 +274,6 @@ function selectTree(id) {
         version: null,
         step: 0,
         clients: [],
-        lazinessCache: null,
     });
     state.traces = new Map();
     state.diffs = new Map();
@@ -315,7 +315,6 @@ function expandTo(id) {
 function selectVersion(version) {
     state.version = version;
     state.step = 0;
-    state.lazinessCache = null;
     tree.update(viewModel(), { structure: false });
     render();
 }
@@ -332,7 +331,7 @@ function setStep(step) {
 }
 
 /** Sends one edit batch; it stays pending (and is resent after a reconnect) until its diff or rejection. */
-export function edit(ops) {
+function edit(ops) {
     if (!state.treeId) return;
     state.seq += 1;
     const msg = { type: 'edit', tree: state.treeId, seq: state.seq, ops };
@@ -406,28 +405,38 @@ function traceVersion() {
     if (state.version !== null) return state.version;
     let best = null;
     let bestForKey = null;
-    for (const [v, { trace }] of state.traces) {
+    for (const [v, { keys }] of state.traces) {
         if (best === null || v > best) best = v;
-        if (state.key && (bestForKey === null || v > bestForKey) && trace.events.some((e) => e.key === state.key)) {
+        if (state.key && (bestForKey === null || v > bestForKey) && keys.has(state.key)) {
             bestForKey = v;
         }
     }
     return bestForKey ?? best;
 }
 
+// The laziness of the shown evaluation, computed once per (replica, its version, key, trace): the tree view and
+// the legend both ask for it on every redraw.
+let lazinessShown = { replica: null, replicaVersion: null, key: null, trace: null, version: null, classes: null, counts: null };
+
 function laziness() {
     const version = traceVersion();
-    const c = state.lazinessCache;
-    if (c && c.key === state.key && c.version === version && c.replicaVersion === state.replica.version) return c;
     const trace = version === null ? null : state.traces.get(version)?.trace || null;
-    state.lazinessCache = {
-        key: state.key,
-        version,
+    const c = lazinessShown;
+    if (c.replica === state.replica && c.replicaVersion === state.replica.version && c.key === state.key && c.trace === trace) {
+        c.version = version; // versions without a trace share one classification (trace null)
+        return c;
+    }
+    const classes = classify(state.replica, state.key, trace);
+    lazinessShown = {
+        replica: state.replica,
         replicaVersion: state.replica.version,
-        classes: classify(state.replica, state.key, trace),
+        key: state.key,
         trace,
+        version,
+        classes,
+        counts: countCategories(classes),
     };
-    return state.lazinessCache;
+    return lazinessShown;
 }
 
 // The forest of the shown evaluation, built once per (trace, key): the tree view and the panel both ask for it on
@@ -559,21 +568,18 @@ function renderLegend() {
         return;
     }
     legend.hidden = false;
-    const { classes } = laziness();
-    const counts = new Map();
-    for (const c of classes.values()) counts.set(c, (counts.get(c) || 0) + 1);
-    const version = traceVersion();
+    const { counts, version } = laziness();
     const full = version !== null && state.traces.get(version)?.full;
     fill(
         legend,
         h('span', { class: 'legend-title' }, version === null ? 'no trace yet' : `${state.key} at v${version}${full ? ' (full evaluation)' : ''}:`),
         CATEGORIES.map(([name, label, meaning]) =>
-            h('span', { class: `legend-item lz-${name}`, title: meaning, dataset: { category: name } }, `${label} ${counts.get(name) || 0}`),
+            h('span', { class: `legend-item lz-${name}`, title: meaning, dataset: { category: name } }, `${label} ${counts[name]}`),
         ),
     );
 }
 
-export function toast(text, kind = 'info') {
+function toast(text, kind = 'info') {
     const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
     $('toasts').append(el);
     setTimeout(() => el.remove(), kind === 'error' ? 8000 : 4000);
@@ -651,7 +657,6 @@ function wireControls() {
         state.selected = hash.node || state.selected;
         state.version = hash.version ?? null;
         state.tab = hash.tab || 'node';
-        state.lazinessCache = null;
         renderKeySelect();
         tree.update(viewModel());
         render();

@@ -20,21 +20,11 @@ export class Connection {
         this.waiting = new Map();
         this.attempt = 0;
         this.session = null;
-        this.role = null;
-        this.stopped = false;
         this.timer = null;
     }
 
     start() {
-        this.stopped = false;
         this.#open();
-    }
-
-    /** Closes for good (until `start`). */
-    stop() {
-        this.stopped = true;
-        clearTimeout(this.timer);
-        if (this.ws) this.ws.close(1000);
     }
 
     /** Reconnects now with a new token (after the user typed one). */
@@ -46,7 +36,6 @@ export class Connection {
             this.ws.onclose = null;
             this.ws.close(1000);
         }
-        this.stopped = false;
         this.#open();
     }
 
@@ -72,7 +61,6 @@ export class Connection {
                 (welcome) => {
                     this.attempt = 0;
                     this.session = welcome.session;
-                    this.role = welcome.role;
                     this.onStatus('connected', `${welcome.server} · ${welcome.session} · ${welcome.role}`);
                     this.onOpen();
                 },
@@ -111,10 +99,6 @@ export class Connection {
         this.session = null;
         for (const { reject } of this.waiting.values()) reject(new Error('connection closed'));
         this.waiting.clear();
-        if (this.stopped) {
-            this.onStatus('offline', 'stopped');
-            return;
-        }
         if (this.unauthorized) {
             this.unauthorized = false;
             this.onStatus('unauthorized', 'enter a token to connect');

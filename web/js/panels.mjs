@@ -47,9 +47,9 @@ export function renderNode(el, ctx) {
     const node = state.selected && replica.node(state.selected);
     if (!node) return fill(el, h('p', { class: 'empty' }, 'Select a node in the tree to see and edit it.'));
 
-    const modifiers = replica.toJSON(node.id).modifiers || [];
+    const modifiers = replica.modifiersJSON(node);
     const setModifiers = (list) => ctx.edit([{ op: 'setModifiers', node: node.id, modifiers: list }]);
-    const hostKind = node.attach ? replica.node(node.attach.host).modifiers[node.attach.index].kind : null;
+    const hostKind = node.attach ? node.attach.kind : null;
     const parent = node.parent ? replica.node(node.parent) : null;
     const at = parent ? parent.children.indexOf(node.id) : -1;
 
@@ -94,7 +94,7 @@ export function renderNode(el, ctx) {
             ? h('ol', { class: 'modifiers' }, modifiers.map((m, i) => h(
                 'li', {},
                 h('code', {}, describeModifier(m)),
-                m.kind === 'onPreferenceChange' ? h('span', { class: 'reader-value' }, ` → ${readerText(replica, `${node.id}#${i}`)}`) : null,
+                m.kind === 'onPreferenceChange' ? h('span', { class: 'reader-value' }, ` → ${readerText(replica, replica.readerId(node, i))}`) : null,
                 h('span', { class: 'button-row inline' },
                     h('button', { type: 'button', class: 'icon', title: 'move inward', disabled: i === 0, onclick: () => setModifiers(swap(modifiers, i, i - 1)) }, '↑'),
                     h('button', { type: 'button', class: 'icon', title: 'move outward', disabled: i === modifiers.length - 1, onclick: () => setModifiers(swap(modifiers, i, i + 1)) }, '↓'),

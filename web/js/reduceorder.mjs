@@ -42,17 +42,6 @@ function operandStart(list, i, d) {
     return -1;
 }
 
-/** `r(value, next)` in SEMANTICS.md §7 notation, with nested calls in ⟦⟧: `r(a, ⟦r(b,c)⟧)`. */
-export function notation(call, show = compact) {
-    const e = call.event;
-    const next = e.nextEvaluated
-        ? call.children.length
-            ? `⟦${call.children.map((c) => notation(c, show)).join(' ')}⟧`
-            : show(e.next)
-        : '—';
-    return `r(${show(e.value)}, ${next})`;
-}
-
 /** A value as SEMANTICS.md writes it: strings bare, everything else as JSON. */
 export function compact(value) {
     if (value === undefined) return '∅';

@@ -56,7 +56,7 @@ export class Replica {
     #buildModifiers(hostId, modifiers) {
         return modifiers.map((m, index) => {
             if (ATTACHING.has(m.kind) && m.node) {
-                return { kind: m.kind, node: this.#build(m.node, null, { host: hostId, index }) };
+                return { kind: m.kind, node: this.#build(m.node, null, { host: hostId, index, kind: m.kind }) };
             }
             return { ...m };
         });
@@ -85,7 +85,7 @@ export class Replica {
 
     #renumberAttachments(node) {
         node.modifiers.forEach((m, index) => {
-            if (ATTACHING.has(m.kind)) this.nodes.get(m.node).attach = { host: node.id, index };
+            if (ATTACHING.has(m.kind)) this.nodes.get(m.node).attach = { host: node.id, index, kind: m.kind };
         });
     }
 
@@ -95,15 +95,17 @@ export class Replica {
     }
 
     /**
-     * Applies one diff. Returns the ids whose rows changed (for flashing), or throws if the diff does not follow
-     * the replica's version (the caller resubscribes).
+     * Applies one diff. Returns `{ touched, structural }`: the ids whose rows changed (for flashing), and whether
+     * an op changed which nodes are shown where (insert, remove, move, setModifiers); throws if the diff does not
+     * follow the replica's version (the caller resubscribes).
      */
     apply(diff) {
         if (diff.version !== this.version + 1) {
             throw new Error(`diff ${diff.version} does not follow version ${this.version}`);
         }
         const touched = new Set();
-        for (const op of diff.ops) this.#applyOp(op, touched);
+        let structural = false;
+        for (const op of diff.ops) if (this.#applyOp(op, touched)) structural = true;
         for (const c of diff.changes || []) {
             if (c.present) this.readerValues.set(c.reader, { present: true, value: c.value });
             else this.readerValues.set(c.reader, { present: false });
@@ -115,9 +117,10 @@ export class Replica {
             const node = this.nodes.get(id);
             if (node) node.rev = (node.rev ?? 0) + 1;
         }
-        return touched;
+        return { touched, structural };
     }
 
+    /** Applies one op; returns true if it changed the display structure (which nodes are shown, and where). */
     #applyOp(op, touched) {
         switch (op.op) {
             case 'insert': {
@@ -126,7 +129,7 @@ export class Replica {
                 parent.children.splice(op.index ?? parent.children.length, 0, id);
                 touched.add(id);
                 touched.add(parent.id);
-                break;
+                return true;
             }
             case 'remove': {
                 const node = this.#need(op.node);
@@ -134,7 +137,7 @@ export class Replica {
                 touched.add(node.parent);
                 this.#drop(node.id);
                 this.#forgetReaders();
-                break;
+                return true;
             }
             case 'move': {
                 const node = this.#need(op.node);
@@ -145,7 +148,7 @@ export class Replica {
                 node.parent = parent.id;
                 touched.add(node.id);
                 touched.add(parent.id);
-                break;
+                return true;
             }
             case 'setProps': {
                 const node = this.#need(op.node);
@@ -161,7 +164,7 @@ export class Replica {
                 this.#replaceModifiers(node, op.modifiers || []);
                 this.#forgetReaders();
                 touched.add(node.id);
-                break;
+                return true;
             }
             case 'setPreference': {
                 const node = this.#need(op.node);
@@ -191,6 +194,7 @@ export class Replica {
             default:
                 throw new Error(`unknown op "${op.op}"`);
         }
+        return false;
     }
 
     /** Drops the values of readers that no longer exist (their node or modifier position went away). */
@@ -199,6 +203,11 @@ export class Replica {
             const r = this.readerAt(id);
             if (!r) this.readerValues.delete(id);
         }
+    }
+
+    /** The name of the reader at modifier `index` of `node`: `NODE#INDEX`. */
+    readerId(node, index) {
+        return `${node.id}#${index}`;
     }
 
     /** The reader named `NODE#INDEX`, or null. */
@@ -215,7 +224,7 @@ export class Replica {
         this.walk((node) => {
             node.modifiers.forEach((m, i) => {
                 if (m.kind !== 'onPreferenceChange') return;
-                const reader = `${node.id}#${i}`;
+                const reader = this.readerId(node, i);
                 const v = this.readerValues.get(reader) || { present: false };
                 out.push({ reader, node: node.id, key: m.key, present: v.present, value: v.value });
             });
@@ -252,23 +261,18 @@ export class Replica {
         return node.parent ?? node.attach?.host ?? null;
     }
 
-    /** Whether `id` is `ancestor` or inside it (children and attachments). */
-    isInside(id, ancestor) {
-        for (let at = id; at != null; at = this.above(at)) if (at === ancestor) return true;
-        return false;
-    }
-
     /** The node as protocol JSON (empty fields omitted), for comparisons and for copying subtrees. */
     toJSON(id = this.rootId) {
         const node = this.nodes.get(id);
         const out = { id: node.id, type: node.type };
         if (Object.keys(node.props).length) out.props = node.props;
-        if (node.modifiers.length) {
-            out.modifiers = node.modifiers.map((m) =>
-                ATTACHING.has(m.kind) ? { kind: m.kind, node: this.toJSON(m.node) } : m,
-            );
-        }
+        if (node.modifiers.length) out.modifiers = this.modifiersJSON(node);
         if (node.children.length) out.children = node.children.map((c) => this.toJSON(c));
         return out;
+    }
+
+    /** A node's modifiers as protocol JSON (attached subtrees included), without serialising its children. */
+    modifiersJSON(node) {
+        return node.modifiers.map((m) => (ATTACHING.has(m.kind) ? { kind: m.kind, node: this.toJSON(m.node) } : m));
     }
 }

@@ -27,10 +27,14 @@ export class TreeView {
         new ResizeObserver(() => this.#paint()).observe(container);
     }
 
-    /** `model`: { replica, collapsed: Set, filter, selected, classes: Map|null, highlight }. */
+    /**
+     * `model`: { replica, collapsed: Set, filter, selected, classes: Map|null, highlight }. `structure: false` says
+     * that no node was added, removed or moved; the rows are still recomputed while a filter is active, since it
+     * matches props, which any edit may have changed.
+     */
     update(model, { structure = true } = {}) {
         this.model = model;
-        if (structure) this.dirtyRows = true;
+        if (structure || model.filter) this.dirtyRows = true;
         this.render();
     }
 
@@ -71,10 +75,6 @@ export class TreeView {
             c.scrollTop = Math.max(0, top - c.clientHeight / 3);
         }
         this.#paint();
-    }
-
-    get visibleCount() {
-        return this.rows.length;
     }
 
     #computeRows() {
@@ -173,7 +173,7 @@ export class TreeView {
                 { class: hasUnder ? 'toggle' : 'toggle leaf', title: hasUnder ? 'expand / collapse' : '' },
                 hasUnder ? (isCollapsed ? '▸' : '▾') : '·',
             ),
-            node.attach ? h('span', { class: `chip attach ${replica.node(node.attach.host).modifiers[node.attach.index].kind}` }, replica.node(node.attach.host).modifiers[node.attach.index].kind) : null,
+            node.attach ? h('span', { class: `chip attach ${node.attach.kind}` }, node.attach.kind) : null,
             h('span', { class: 'type' }, node.type),
             h('span', { class: 'id' }, node.id),
             propsSummary(node.props),
@@ -230,9 +230,10 @@ function chip(replica, node, m, index) {
         case 'transformPreference':
             return h('span', { class: 'chip transform', title: `transformPreference(${m.key}, ${JSON.stringify(m.transform)})` }, `${m.key} ⟲ ${short(m.transform, 24)}`);
         case 'onPreferenceChange': {
-            const v = replica.readerValues.get(`${node.id}#${index}`);
+            const reader = replica.readerId(node, index);
+            const v = replica.readerValues.get(reader);
             const shown = v?.present ? short(v.value, 28) : 'never fired';
-            return h('span', { class: 'chip reader', title: `onPreferenceChange(${m.key}) — reader ${node.id}#${index}` }, `⟵ ${m.key}: ${shown}`);
+            return h('span', { class: 'chip reader', title: `onPreferenceChange(${m.key}) — reader ${reader}` }, `⟵ ${m.key}: ${shown}`);
         }
         case 'background':
         case 'overlay':
