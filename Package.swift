@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
+        .library(name: "CanopyProtocol", targets: ["CanopyProtocol"]),
         .library(name: "CanopyServer", targets: ["CanopyServer"]),
         .executable(name: "canopyd", targets: ["canopyd"]),
         .executable(name: "canopy", targets: ["canopy"]),
@@ -22,6 +23,8 @@ let package = Package(
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
         // libm: Double rounding (Int64(exactly:)) links against it, and no Foundation/Glibc import pulls it in.
         .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
+        .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
@@ -31,7 +34,8 @@ let package = Package(
         .target(
             name: "CanopyServer",
             dependencies: [
-                "CanopyCore", "CJSONC", "CLibWebSockets", "CSQLite", .product(name: "Logging", package: "swift-log"),
+                "CanopyCore", "CanopyProtocol", "CJSONC", "CLibWebSockets", "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // The daemon: flags, example loading, signals. Thin: everything else is in CanopyServer.
@@ -59,6 +63,7 @@ let package = Package(
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyServerTests", dependencies: ["CanopyServer", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyLoadTests", dependencies: ["CanopyLoad", "CanopyServer", "CanopyCore"], swiftSettings: strict),
     ],

@@ -27,11 +27,19 @@ public struct CanopyError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Index of the failing op within its batch, when the error comes from a batch.
     public var op: Int?
+    /// A configured limit was hit (message nesting, tree depth, sizes): the daemon logs it once per session.
+    public var hitLimit: Bool
 
-    public init(_ code: ErrorCode, _ message: String, op: Int? = nil) {
+    public init(_ code: ErrorCode, _ message: String, op: Int? = nil, hitLimit: Bool = false) {
         self.code = code
         self.message = message
         self.op = op
+        self.hitLimit = hitLimit
+    }
+
+    /// Equal when code, message and op are (whether a limit was hit follows from them).
+    public static func == (a: CanopyError, b: CanopyError) -> Bool {
+        a.code == b.code && a.message == b.message && a.op == b.op
     }
 
     public var description: String {

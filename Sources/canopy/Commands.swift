@@ -220,7 +220,7 @@ extension Canopy {
                     return false
                 }
             }
-            // No rid: with `since` the answer is the missed diffs (broadcast copies, without rid) or a snapshot.
+            // With `since` the answer is the missed diffs (broadcast copies) and `subscribed`, or a snapshot.
             session.client.send(.object(subscribe))
             if !connection.json && since != nil { emit("watching \(tree) after version \(since ?? 0)") }
             var done = false
@@ -257,6 +257,8 @@ extension Canopy {
                 }
             case "clients":
                 emit("clients: \(Format.clients(message["clients"]))")
+            case "subscribed":
+                emit("up to date at version \(Int(message["version"]?.number ?? 0))")
             case "deleted":
                 emit("\(message["tree"]?.string ?? "?") was deleted")
             default:

@@ -124,11 +124,6 @@ struct Canopyd: ParsableCommand {
         for line in configuration.summary { logger.debug("\(line)") }
         let dataDirectory = try Canopyd.prepareDataDirectory(configuration.dataDirectory)
 
-        var hubConfiguration = configuration.hub
-        hubConfiguration.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
-        let hub = Hub(configuration: hubConfiguration)
-        hub.logger = logger
-
         // The store: a corrupt or unreadable one stops the start here, naming its file.
         var options = StoreOptions(directory: dataDirectory)
         options.durability = configuration.durability
@@ -137,6 +132,10 @@ struct Canopyd: ParsableCommand {
         let started = Date()
         let store = try TreeStore(options: options)
         let stored = try store.load()
+        var hubConfiguration = configuration.hub
+        hubConfiguration.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
+        let hub = ProtocolRunner(configuration: hubConfiguration, store: store)
+        hub.logger = logger
         do {
             try hub.restore(stored)
         } catch {
@@ -158,7 +157,7 @@ struct Canopyd: ParsableCommand {
         service.examplesRoot = configuration.examplesDirectory.isEmpty ? nil : configuration.examplesDirectory
         let loop = try ServiceLoop(configuration: service, handler: hub)
         loop.logger = logger
-        hub.attach(store: store) { job in loop.post(job) }
+        hub.attach { job in loop.post(job) }
 
         // Examples fill a daemon at its first start only (a new data directory); later, `canopy import` adds them.
         let examples = configuration.examplesDirectory
@@ -291,7 +290,7 @@ struct Canopyd: ParsableCommand {
 
     /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
     /// stops the start with its file name.
-    static func loadExamples(from directory: String, into hub: Hub) throws -> [String] {
+    static func loadExamples(from directory: String, into hub: ProtocolRunner) throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)

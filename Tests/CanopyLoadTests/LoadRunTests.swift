@@ -127,7 +127,7 @@ final class InProcessDaemon: Sendable {
         service.drainTimeoutSeconds = 0
         var hub = HubConfiguration()
         hub.catchUpMaxBytes = service.maxQueueBytes / 2
-        loop = try ServiceLoop(configuration: service, handler: Hub(configuration: hub))
+        loop = try ServiceLoop(configuration: service, handler: ProtocolRunner(configuration: hub))
         Thread { [loop, finished] in
             loop.run()
             finished.signal()

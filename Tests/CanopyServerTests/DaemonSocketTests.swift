@@ -410,12 +410,15 @@ import Testing
             let late = try daemon.connect()
             try late.send(["type": "subscribe", "tree": "log", "since": .int(Int64(since))])
             for missed in broadcast[since...] { #expect(try late.nextText() == missed, "since \(since)") }
+            #expect(try late.next()["type"] == "subscribed", "since \(since)")
             #expect(try late.next()["type"] == "clients", "since \(since)")
             #expect(try late.answersListTrees())
         }
-        // Up to date: only the presence update.
+        // Up to date: `subscribed` (with the rid) and the presence update.
         let current = try daemon.connect()
-        try current.send(["type": "subscribe", "tree": "log", "since": 5])
+        try current.send(["type": "subscribe", "tree": "log", "since": 5, "rid": 9])
+        let subscribed = try current.next()
+        #expect(subscribed == ["type": "subscribed", "tree": "log", "version": 5, "rid": 9])
         #expect(try current.next()["type"] == "clients")
         #expect(try current.answersListTrees())
         // Older than the log, ahead of the tree, or no since: a snapshot.
@@ -632,10 +635,12 @@ import Testing
                 if type == "snapshot" { _ = try client.next() }  // the presence update carries no rid
             }
         }
-        // Only strings and numbers are echoed.
+        // A rid is a string or a number: anything else is a bad_message (without the rid), and nothing is done.
         for rid: JSON in [["x": 1], [1], true, .null] {
-            let reply = try client.request(["type": "listTrees", "rid": rid])
-            #expect(reply["type"] == "trees")
+            try client.send(["type": "listTrees", "rid": rid])
+            let reply = try client.next()
+            #expect(reply["type"] == "error")
+            #expect(reply["code"] == "bad_message")
             #expect(reply["rid"] == nil, "\(rid.encoded())")
         }
     }
@@ -654,7 +659,8 @@ import Testing
         #expect(diffs.compactMap { $0["version"] } == ((slow.applied + 1)...slow.rounds).map { .int(Int64($0)) })
         for diff in diffs { _ = try slow.replica.apply(try [Op](json: diff["ops"] ?? .null)) }
         try back.send(["type": "subscribe", "tree": "t", "since": .int(Int64(slow.rounds))])
-        #expect(try back.next()["type"] == "clients")  // up to date: nothing else
+        #expect(try back.next()["type"] == "subscribed")  // up to date: nothing else
+        #expect(try back.next()["type"] == "clients")
         #expect(try slow.matchesServer(slow.author))
     }
 
@@ -973,7 +979,7 @@ final class DaemonUnderTest: Sendable {
         service.drainTimeoutSeconds = 0
         configureService(&service)
         hubConfiguration.catchUpMaxBytes = service.maxQueueBytes / 2  // as canopyd sets it
-        loop = try ServiceLoop(configuration: service, handler: Hub(configuration: hubConfiguration))
+        loop = try ServiceLoop(configuration: service, handler: ProtocolRunner(configuration: hubConfiguration))
         let thread = Thread { [loop, finished] in
             loop.run()
             finished.signal()

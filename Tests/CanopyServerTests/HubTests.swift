@@ -6,13 +6,13 @@ import Testing
 
 /// Drives a `Hub` the way the service loop does, and decodes what it sends.
 final class HubHarness {
-    let hub: Hub
+    let hub: ProtocolRunner
 
     init(_ configure: (inout HubConfiguration) -> Void = { _ in }) {
         var c = HubConfiguration()
         configure(&c)
         let box = NowBox()
-        hub = Hub(configuration: c, clock: { box.value.withLock { $0 } })
+        hub = ProtocolRunner(configuration: c, clock: { box.value.withLock { $0 } })
         self.box = box
     }
 
@@ -112,7 +112,10 @@ final class NowBox: Sendable {
         }
         h.open(2)
         // Two diffs (about 250 bytes each) fit in 600 bytes; six do not.
-        #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 4]).map(\.type) == ["diff", "diff", "clients"])
+        #expect(
+            h.send(2, ["type": "subscribe", "tree": "demo", "since": 4]).map(\.type) == [
+                "diff", "diff", "subscribed", "clients",
+            ])
         h.advance(1)
         #expect(h.send(2, ["type": "subscribe", "tree": "demo", "since": 0]).map(\.type) == ["snapshot", "clients"])
     }
@@ -274,13 +277,16 @@ final class NowBox: Sendable {
         }
         h.open(2)
         let caughtUp = h.send(2, ["type": "subscribe", "tree": "demo", "since": 3])
-        #expect(caughtUp.map(\.type) == ["diff", "diff", "clients"])
-        #expect(caughtUp.compactMap { $0.message?["version"] } == [4, 5])
+        // The missed diffs, then `subscribed` (carrying the request's rid, if any), then presence.
+        #expect(caughtUp.map(\.type) == ["diff", "diff", "subscribed", "clients"])
+        #expect(caughtUp.compactMap { $0.message?["version"] } == [4, 5, 5])
         h.open(3)
         #expect(h.send(3, ["type": "subscribe", "tree": "demo", "since": 1]).first?.type == "snapshot")
         h.open(4)
         h.advance(1)
-        #expect(h.send(4, ["type": "subscribe", "tree": "demo", "since": 5]).filter { $0.to == 4 }.map(\.type) == ["clients"])
+        let upToDate = h.send(4, ["type": "subscribe", "tree": "demo", "since": 5, "rid": "up"]).filter { $0.to == 4 }
+        #expect(upToDate.map(\.type) == ["subscribed", "clients"])
+        #expect(upToDate.first?.message?["rid"] == "up")
         let hist = h.send(1, ["type": "history", "tree": "demo", "from": 4, "to": 5]).first?.message
         #expect(hist?["diffs"]?.array?.compactMap { $0["version"] } == [4, 5])
     }
@@ -360,7 +366,7 @@ final class NowBox: Sendable {
 
     @Test func editsBeyondTheRateLimitAreRejected() {
         let h = treeHarness { $0.editsPerSecond = 2 }
-        let edit: JSON = ["type": "edit", "tree": "demo", "seq": 1, "ops": []]
+        let edit: JSON = ["type": "edit", "tree": "demo", "ops": [["op": "setProps", "node": "a", "props": ["x": 1]]]]
         #expect(h.send(1, edit).first?.type == "diff")
         #expect(h.send(1, edit).first?.type == "diff")
         let third = h.send(1, edit).first?.message

@@ -200,10 +200,10 @@ import Testing
         #expect(ServiceLoop.bearerToken("Bearer   ") == nil)
         #expect(ServiceLoop.bearerToken("Basic abc") == nil)
         #expect(ServiceLoop.bearerToken(nil) == nil)
-        #expect(Hub.constantTimeEqual("abc", "abc"))
-        #expect(!Hub.constantTimeEqual("abc", "abd"))
-        #expect(!Hub.constantTimeEqual("abc", "ab"))
-        #expect(!Hub.constantTimeEqual("", "a"))
+        #expect(ProtocolMachine.constantTimeEqual("abc", "abc"))
+        #expect(!ProtocolMachine.constantTimeEqual("abc", "abd"))
+        #expect(!ProtocolMachine.constantTimeEqual("abc", "ab"))
+        #expect(!ProtocolMachine.constantTimeEqual("", "a"))
     }
 
     @Test func theHistogramCountsEachDurationInTheFirstBucketThatHoldsIt() throws {

@@ -108,13 +108,13 @@ final class DurableDaemon: @unchecked Sendable {  // `stop` is called from the t
         store = try TreeStore(options: options)
         var configuration = HubConfiguration()
         configuration.storageRetrySeconds = 2
-        let hub = Hub(configuration: configuration)
+        let hub = ProtocolRunner(configuration: configuration, store: store)
         try hub.restore(try store.load())
         var service = ServiceConfiguration()
         service.port = 0
         service.drainTimeoutSeconds = 0
         loop = try ServiceLoop(configuration: service, handler: hub)
-        hub.attach(store: store) { [loop] job in loop.post(job) }
+        hub.attach { [loop] job in loop.post(job) }
         let thread = Thread { [loop, finished] in
             loop.run()
             finished.signal()

@@ -23,7 +23,7 @@ public enum JSONBridge {
         guard status == json_tokener_success else {
             let offset = json_tokener_get_parse_end(tok)
             if status == json_tokener_error_depth {
-                throw CanopyError(.badJSON, "nesting deeper than \(maxDepth) (at offset \(offset))")
+                throw CanopyError(.badJSON, "nesting deeper than \(maxDepth) (at offset \(offset))", hitLimit: true)
             }
             let why = String(cString: json_tokener_error_desc(status))
             throw CanopyError(.badJSON, "\(why) (at offset \(offset))")

@@ -4,45 +4,22 @@ import CanopyCore
 /// Identifies one WebSocket connection for its whole life (shown to clients as `s<N>`).
 public typealias SessionID = UInt64
 
-/// An encoded outgoing message. One instance is shared by every session it is queued to (serialize once, send
-/// many). It is kept behind `LWS_PRE` bytes of head-room, where the server's `lws_write` puts the frame header, so
-/// every subscriber is sent from this one buffer: the header is the same for all of them (a server does not mask and
-/// uses no extension), lws copies whatever a socket does not take at once, and only the service thread writes.
-/// A client masks the payload in place, so `ClientLoop` copies it instead.
-public final class OutgoingMessage: @unchecked Sendable {
-    /// `LWS_PRE` bytes of head-room, then the payload. Touched only by the thread that writes it.
-    private var framed: [UInt8]
+/// Head-room libwebsockets needs in front of a payload for its frame header (`LWS_PRE`): an `OutgoingMessage` made
+/// with at least this much is written to every server session from its one buffer.
+public let webSocketFrameHeadroom = Int(canopy_lws_pre())
 
-    static let headroom = Int(canopy_lws_pre())
+extension OutgoingMessage {
+    /// Whether a server session can write this message in place (see `writeInPlace`).
+    var canWriteInPlace: Bool { headroom >= webSocketFrameHeadroom }
 
-    public init(bytes: [UInt8]) {
-        framed = [UInt8](repeating: 0, count: Self.headroom)
-        framed.append(contentsOf: bytes)
-    }
-
-    /// `j` encoded straight behind the head-room (no copy).
-    public init(encoding j: JSON) {
-        framed = [UInt8](repeating: 0, count: Self.headroom)
-        j.write(into: &framed)
-    }
-
-    /// The payload's size in bytes.
-    public var count: Int { framed.count - Self.headroom }
-
-    /// A copy of the payload.
-    public var bytes: [UInt8] { Array(framed[Self.headroom...]) }
-
-    /// Calls `body` with the payload.
-    func withPayload<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        framed.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Self.headroom...])) }
-    }
-
-    /// `lws_write` of the payload as one text message, the frame header written into the head-room in place.
-    /// Server sessions only, on the service thread.
+    /// `lws_write` of the payload as one text message, the frame header written into the head-room in place: the
+    /// header is the same for every session (a server does not mask and uses no extension), and lws copies whatever
+    /// a socket does not take at once. Server sessions only, on the service thread; needs `canWriteInPlace`.
     func writeInPlace(_ wsi: OpaquePointer) -> Int32 {
         let length = count
+        let offset = headroom
         return framed.withUnsafeMutableBufferPointer { buffer in
-            lws_write(wsi, buffer.baseAddress! + Self.headroom, length, LWS_WRITE_TEXT)
+            lws_write(wsi, buffer.baseAddress! + offset, length, LWS_WRITE_TEXT)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CanopyCore
 
 /// One WebSocket connection as an lws loop tracks it (a server session of `ServiceLoop`, or an open connection of
 /// `ClientLoop`): reassembly of incoming fragments, the outgoing queue, a pending close, and the buffer of the last
@@ -89,7 +90,8 @@ final class TransportSession {
             return 0
         }
         let result =
-            writesInPlace ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
+            writesInPlace && message.canWriteInPlace
+            ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
         guard result >= 0 && Int(result) >= message.count else { return -1 }
         written = message.count
         if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }

@@ -1,0 +1,122 @@
+import CanopyCore
+
+/// What comes back from the store: commits, failed commits, written snapshots.
+extension ProtocolMachine {
+    /// The write named by `ticket` is durable (writes commit in the order they were asked for).
+    public mutating func committed(_ ticket: CommitTicket, now: Double) -> [ProtocolAction] {
+        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        switch ticket.kind {
+        case .create:
+            return committedCreation(ticket.tree)
+        case .append(let version):
+            guard channel.epoch == ticket.epoch else { return [] }  // rolled back meanwhile
+            return committedAppend(ticket.tree, through: version)
+        case .delete:
+            guard case .deleting(let replyTo) = channel.phase else { return [] }
+            return committedDeletion(ticket.tree, replyTo)
+        }
+    }
+
+    /// The write named by `ticket` failed (disk full, I/O error): a creation is undone, a deletion is called off, and
+    /// a batch's failure rolls the tree back to its durable state (`rollBack`).
+    public mutating func commitFailed(_ ticket: CommitTicket, message: String, now: Double) -> [ProtocolAction] {
+        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        let error = CanopyError(.storageError, "not stored: \(message)")
+        switch ticket.kind {
+        case .create:
+            var out: [ProtocolAction] = [.log(.error, "tree \(ticket.tree) could not be stored: \(message)")]
+            let replyTo: ReplyTo? =
+                if case .creating(let r) = channel.phase { r } else { nil }
+            out += drop(ticket.tree)
+            if let replyTo, sessions[replyTo.session] != nil { out.append(reply(replyTo.session, error: error, rid: replyTo.rid)) }
+            return out
+        case .append:
+            guard channel.epoch == ticket.epoch else { return [] }
+            return rollBack(ticket.tree, message, now: now)
+        case .delete:
+            guard case .deleting(let replyTo) = channel.phase else { return [] }
+            channels[ticket.tree]!.phase = .live
+            var out: [ProtocolAction] = [.log(.error, "the deletion of tree \(ticket.tree) could not be stored: \(message)")]
+            if sessions[replyTo.session] != nil { out.append(reply(replyTo.session, error: error, rid: replyTo.rid)) }
+            return out
+        }
+    }
+
+    /// A snapshot handed out by `writeSnapshot` was stored (`bytes`: what was stored), or could not be.
+    public mutating func snapshotWritten(_ ticket: SnapshotTicket, _ result: Result<[UInt8], StoreFailure>)
+        -> [ProtocolAction]
+    {
+        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        if case .writing(let version) = channel.snapshot, version == ticket.version { channels[ticket.tree]!.snapshot = .idle }
+        switch result {
+        case .success(let bytes):
+            // A snapshot only ever shows durable batches, so a rollback since does not make it wrong.
+            if ticket.version > (channel.base?.version ?? -1) { channels[ticket.tree]!.base = (ticket.version, bytes) }
+            channels[ticket.tree]!.log.trim(keep: configuration.diffLogLength, anchor: channels[ticket.tree]!.base!.version)
+            return []
+        case .failure(let failure):
+            return [.log(.error, "tree \(ticket.tree): snapshot \(ticket.version) could not be stored: \(failure.message)")]
+        }
+    }
+
+    /// A commit failed: the batches waiting for it are rejected with `storage_error`, the tree goes back to its
+    /// durable state — rebuilt from the last stored snapshot and the log after it, both held here — its subscribers
+    /// get a fresh snapshot, and edits are refused for `storageRetrySeconds`.
+    mutating func rollBack(_ id: String, _ message: String, now: Double) -> [ProtocolAction] {
+        var channel = channels[id]!
+        var out: [ProtocolAction] = [
+            .log(.error, "tree \(id): a commit failed, rolling back to version \(channel.durableVersion): \(message)")
+        ]
+        let until = max(now + configuration.storageRetrySeconds, storageFailure?.until ?? 0)
+        storageFailure = ("the daemon cannot store edits right now: \(message)", until)
+        out += rejectPending(channel, CanopyError(.storageError, "not stored: \(message)"))
+        channel.pending = []
+        channel.held = []  // every subscriber gets a fresh snapshot below
+        channel.epoch += 1
+        if case .waitingForCommit = channel.snapshot {
+            channel.snapshot = .idle
+            channel.lastSnapshotVersion = min(channel.lastSnapshotVersion, channel.durableVersion)
+        }
+        channel.acks.forget(after: channel.durableVersion)
+        do throws(CanopyError) {
+            channel.tree = try rebuilt(channel)
+        } catch {
+            // What is held cannot be replayed (a bug): keep serving what is in memory; edits stay refused.
+            channels[id] = channel
+            storageFailure = ("tree \(id) cannot be rebuilt: \(error.message)", .infinity)
+            return out + [.log(.critical, "tree \(id) cannot be rebuilt after a failed commit: \(error.message)")]
+        }
+        channels[id] = channel
+        for i in channel.subscribers.indices {
+            let sub = channel.subscribers[i]
+            out.append(send(sub.session, snapshot(id, trace: sub.traced), rid: nil))
+            channels[id]!.subscribers[i].joinedAt = channel.tree.version
+            channels[id]!.subscribers[i].catchingUp = false
+        }
+        return out
+    }
+
+    /// The tree at its durable version: the last stored snapshot, then the logged batches after it.
+    private func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> Tree {
+        guard let base = channel.base else { throw CanopyError(.storageError, "no stored snapshot is held") }
+        var (tree, _) = try SnapshotEncoding.decode(base.bytes, version: base.version, limits: configuration.limits)
+        guard channel.durableVersion > base.version else { return tree }
+        guard let entries = channel.log.range(from: base.version + 1, through: channel.durableVersion),
+            entries.count == channel.durableVersion - base.version
+        else { throw CanopyError(.storageError, "the log does not reach back to snapshot \(base.version)") }
+        for e in entries { _ = try tree.apply(try [Op](json: e.json["ops"] ?? .null)) }
+        return tree
+    }
+}
+
+/// Why the store could not do something, as the runner reports it.
+public struct StoreFailure: Error, Sendable, Equatable {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+}
+
+extension ProtocolMachine {
+    /// Whether the tree a snapshot was taken of is still held (not deleted, not deleted and created again).
+    public func isCurrent(_ ticket: SnapshotTicket) -> Bool { channels[ticket.tree]?.incarnation == ticket.incarnation }
+}

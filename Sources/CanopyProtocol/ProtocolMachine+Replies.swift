@@ -1,0 +1,126 @@
+import CanopyCore
+
+/// Messages the machine sends, built in one place.
+extension ProtocolMachine {
+    func encoded(_ message: JSON) -> OutgoingMessage {
+        OutgoingMessage(encoding: message, headroom: configuration.headroom)
+    }
+
+    func send(_ s: SessionID, _ message: JSON, rid: JSON?) -> ProtocolAction {
+        guard let rid, case .object(var o) = message else { return .send(s, encoded(message)) }
+        o["rid"] = rid
+        return .send(s, encoded(.object(o)))
+    }
+
+    func reply(_ s: SessionID, error e: CanopyError, rid: JSON?) -> ProtocolAction {
+        send(s, ["type": "error", "code": .string(e.code.rawValue), "message": .string(e.message)], rid: rid)
+    }
+
+    func rejected(_ id: String, _ seq: JSON, _ e: CanopyError) -> JSON {
+        var o: JSONObject = [
+            "type": "rejected", "tree": .string(id), "seq": seq, "code": .string(e.code.rawValue),
+            "message": .string(e.message),
+        ]
+        if let op = e.op { o["op"] = .int(Int64(op)) }
+        return .object(o)
+    }
+
+    /// A `rejected` message, counted for the metrics.
+    mutating func sendRejection(_ to: ReplyTo, _ id: String, _ seq: JSON, _ e: CanopyError) -> ProtocolAction {
+        counters.editsRejected += 1
+        return send(to.session, rejected(id, seq, e), rid: to.rid)
+    }
+
+    /// The tree's snapshot message as of now (with the trace of a full evaluation if asked).
+    func snapshot(_ id: String, trace: Bool) -> JSON {
+        let channel = channels[id]!
+        var o: JSONObject = [
+            "type": "snapshot", "tree": .string(id), "version": .int(Int64(channel.tree.version)),
+        ]
+        o.merge(channel.about)
+        o["keys"] = .array(channel.tree.keys.map(\.json))
+        o["root"] = channel.tree.root.json
+        o["readers"] = .array(channel.tree.readers.map(\.json))
+        o["clients"] = clients(channel)
+        o["clientCount"] = .int(Int64(channel.subscribers.count))
+        if trace, let t = channel.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
+        return .object(o)
+    }
+
+    /// The first `presenceListLimit` subscribers (a list of every one of thousands of subscribers, sent to each of
+    /// them on every join, would cost O(N²) bytes).
+    func clients(_ channel: TreeChannel) -> JSON {
+        .array(
+            channel.subscribers.prefix(Self.presenceListLimit).map {
+                ["session": .string(Session.name($0.session)), "client": .string(sessions[$0.session]?.client ?? "")]
+            })
+    }
+
+    /// `clients` to every subscriber of the tree, at most once per `presenceGap`: a change within the gap is sent by
+    /// `tick` when the gap has passed, with the list as it is then (joins in a burst share one update).
+    mutating func presence(_ id: String, now: Double) -> [ProtocolAction] {
+        guard let channel = channels[id] else { return [] }
+        if now - channel.presenceSentAt >= presenceGap(channel) { return broadcastPresence(id, now: now) }
+        presenceDue.insert(id)
+        return []
+    }
+
+    mutating func broadcastPresence(_ id: String, now: Double) -> [ProtocolAction] {
+        channels[id]!.presenceSentAt = now
+        let channel = channels[id]!
+        let shared = encoded([
+            "type": "clients", "tree": .string(id), "clients": clients(channel),
+            "clientCount": .int(Int64(channel.subscribers.count)),
+        ])
+        shared.supersedes = "clients:" + id
+        return channel.subscribers.map { .send($0.session, shared) }
+    }
+
+    /// 100 ms, and longer for big audiences (each update goes to every subscriber): 1 s at 10,000 subscribers.
+    func presenceGap(_ channel: TreeChannel) -> Double {
+        0.1 * max(1, Double(channel.subscribers.count) / 1000)
+    }
+
+    // MARK: Fields
+
+    /// An optional integer field (a JSON number with no fraction, within Int's range).
+    static func integer(_ o: JSONObject, _ field: String) throws(CanopyError) -> Int? {
+        guard let value = o[field] else { return nil }
+        switch value {
+        case .int(let i): return Int(i)
+        case .double(let d):
+            if let i = Int(exactly: d) { return i }
+        default: break
+        }
+        throw CanopyError(.badMessage, "\"\(field)\" must be an integer, got \(value.encoded())")
+    }
+
+    static func treeID(_ o: JSONObject) throws(CanopyError) -> String {
+        guard let id = o["tree"]?.string else { throw CanopyError(.badMessage, "missing \"tree\" (a tree id)") }
+        guard !id.isEmpty, id.utf8.count <= 128,
+            id.utf8.allSatisfy({ c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F || c == 0x2E
+            })
+        else {
+            throw CanopyError(.badMessage, "tree ids are 1–128 characters of A–Z, a–z, 0–9, '.', '_', '-'")
+        }
+        return id
+    }
+
+    /// A message's `rid`: absent, or a string (of at most `maxLabelBytes`) or a number; anything else is refused, so a
+    /// reply never goes out without the rid its request carried.
+    func rid(_ o: JSONObject) throws(CanopyError) -> JSON? {
+        guard let rid = o["rid"] else { return nil }
+        if let text = rid.string {
+            guard text.utf8.count <= configuration.maxLabelBytes else {
+                throw CanopyError(.badMessage, "\"rid\" is longer than \(configuration.maxLabelBytes) bytes")
+            }
+            return rid
+        }
+        guard rid.isNumber else {
+            throw CanopyError(.badMessage, "\"rid\" must be a string or a number, got \(rid.encoded().prefix(40))")
+        }
+        return rid
+    }
+}

@@ -1,0 +1,168 @@
+import CanopyCore
+
+/// Creating, listing, deleting and restoring trees.
+extension ProtocolMachine {
+    func listTrees(_ s: SessionID) -> JSON {
+        let visible = channels.keys.sorted().filter { sessions[s]!.sees($0) }
+        let list: [JSON] = visible.map { id in
+            let channel = channels[id]!
+            var o: JSONObject = [
+                "tree": .string(id), "version": .int(Int64(channel.tree.version)),
+                "nodes": .int(Int64(channel.tree.nodeCount)), "subscribers": .int(Int64(channel.subscribers.count)),
+            ]
+            o.merge(channel.about)
+            return .object(o)
+        }
+        return ["type": "trees", "trees": .array(list)]
+    }
+
+    mutating func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)
+        -> [ProtocolAction]
+    {
+        try sessions[s]!.authorize(try Self.treeID(o), .admin, "create trees")
+        let id = try makeTree(o, replyTo: ReplyTo(session: s, rid: rid), now: now)
+        let nodes = channels[id]!.tree.nodeCount
+        return [.log(.info, "\(Session.name(s)) created tree \(id) (\(nodes) nodes)")] + persistCreation(id)
+    }
+
+    /// Creates a tree from a `createTree` body (`tree`, optional `keys`, `root`, `title` and `description`) outside
+    /// any session: the daemon's example loader. Returns the tree's id and the actions (its `persist`).
+    public mutating func createTree(body o: JSONObject, now: Double) throws(CanopyError) -> (String, [ProtocolAction]) {
+        let id = try makeTree(o, replyTo: nil, now: now)
+        return (id, persistCreation(id))
+    }
+
+    /// The creation's `persist`; without a store the tree is live (and its author answered) at once.
+    private mutating func persistCreation(_ id: String) -> [ProtocolAction] {
+        let channel = channels[id]!
+        guard durable else { return committedCreation(id) }
+        var about: [UInt8] = []
+        JSON.object(channel.about).write(into: &about)
+        let snapshot = SnapshotEncoding.encode(channel.tree, acks: [])
+        channels[id]!.base = (0, snapshot)
+        let ticket = CommitTicket(tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .create)
+        return [.persist(ticket, .createTree(id: id, about: about, snapshot: snapshot))]
+    }
+
+    mutating func committedCreation(_ id: String) -> [ProtocolAction] {
+        guard case .creating(let replyTo) = channels[id]!.phase else { return [] }
+        channels[id]!.phase = .live
+        guard let replyTo, sessions[replyTo.session] != nil else { return [] }
+        return [send(replyTo.session, ["type": "created", "tree": .string(id), "version": 0], rid: replyTo.rid)]
+    }
+
+    /// Builds a tree from a `createTree` body and registers it (in memory), in phase `creating`.
+    private mutating func makeTree(_ o: JSONObject, replyTo: ReplyTo?, now: Double) throws(CanopyError) -> String {
+        let id = try Self.treeID(o)
+        guard channels[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
+        var keys: [KeyDeclaration] = []
+        if let k = o["keys"] {
+            guard let list = k.array else { throw CanopyError(.badMessage, "\"keys\" must be an array") }
+            for (i, d) in list.enumerated() {
+                do { keys.append(try KeyDeclaration(json: d)) } catch {
+                    throw CanopyError(error.code, "key \(i): \(error.message)")
+                }
+            }
+        }
+        let root =
+            try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
+        var about = JSONObject()
+        for (field, limit) in [("title", 200), ("description", 4000)] {
+            guard let value = o[field] else { continue }
+            guard let text = value.string, text.utf8.count <= limit else {
+                throw CanopyError(.badMessage, "\"\(field)\" must be a string of at most \(limit) bytes")
+            }
+            if !text.isEmpty { about[field] = .string(text) }
+        }
+        let tree = try Tree(keys: keys, root: root, limits: configuration.limits)
+        channels[id] = TreeChannel(
+            id: id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .creating(replyTo),
+            acksPerClient: configuration.acksPerClient, now: now)
+        return id
+    }
+
+    mutating func takeIncarnation() -> Int {
+        defer { nextIncarnation += 1 }
+        return nextIncarnation
+    }
+
+    mutating func deleteTree(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [ProtocolAction] {
+        let id = try existingTree(s, o, .admin, "delete trees")
+        let replyTo = ReplyTo(session: s, rid: rid)
+        guard durable else { return committedDeletion(id, replyTo) }
+        // The tree takes no requests until the deletion is durable; then it goes. If the deletion cannot be stored,
+        // nothing changed and the tree is served on.
+        channels[id]!.phase = .deleting(replyTo)
+        let ticket = CommitTicket(tree: id, incarnation: channels[id]!.incarnation, epoch: channels[id]!.epoch, kind: .delete)
+        return [.persist(ticket, .deleteTree(id: id))]
+    }
+
+    mutating func committedDeletion(_ id: String, _ replyTo: ReplyTo) -> [ProtocolAction] {
+        [.log(.info, "\(Session.name(replyTo.session)) deleted tree \(id)")] + drop(id, except: replyTo.session)
+            + (sessions[replyTo.session] == nil
+                ? [] : [send(replyTo.session, ["type": "deleted", "tree": .string(id)], rid: replyTo.rid)])
+    }
+
+    /// Removes `id` from memory: its subscribers (but `except`) get `deleted`, and the authors of its batches still
+    /// waiting for their commit get `rejected` (`no_such_tree`).
+    mutating func drop(_ id: String, except: SessionID? = nil) -> [ProtocolAction] {
+        guard let channel = channels.removeValue(forKey: id) else { return [] }
+        presenceDue.remove(id)
+        var out: [ProtocolAction] = []
+        let shared = encoded(["type": "deleted", "tree": .string(id)])
+        for sub in channel.subscribers {
+            sessions[sub.session]?.subscriptions.remove(id)
+            if sub.session != except { out.append(.send(sub.session, shared)) }
+        }
+        return out + rejectPending(channel, Self.noSuchTree(id))
+    }
+
+    /// `rejected` with `error` to the author and every resubmitter of each batch still waiting for its commit.
+    mutating func rejectPending(_ channel: TreeChannel, _ error: CanopyError) -> [ProtocolAction] {
+        var out: [ProtocolAction] = []
+        for p in channel.pending {
+            for to in [p.author] + p.resubmitters where sessions[to.session] != nil {
+                out.append(sendRejection(to, channel.id, p.seq, error))
+            }
+        }
+        return out
+    }
+
+    /// Rebuilds stored trees (latest snapshot + the log after it). Throws, naming the tree, if a snapshot does not
+    /// parse or a logged batch does not apply — a store that does not replay is never served as a partial tree.
+    public mutating func restore(_ stored: [TreeRecord], now: Double) throws(CanopyError) {
+        for t in stored {
+            func failure(_ what: String) -> CanopyError { CanopyError(.storageError, "tree \(t.id): \(what)") }
+            guard channels[t.id] == nil else { throw failure("stored twice") }
+            var channel: TreeChannel
+            do throws(CanopyError) {
+                let (tree, acks) = try SnapshotEncoding.decode(
+                    t.snapshot, version: t.snapshotVersion, limits: configuration.limits)
+                let about = try JSONParser.parse(bytes: t.about).object ?? JSONObject()
+                channel = TreeChannel(
+                    id: t.id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .live,
+                    acksPerClient: configuration.acksPerClient, now: now)
+                for a in acks { channel.acks.remember(client: a.client, seq: a.seq, version: a.version) }
+            } catch {
+                throw failure("snapshot \(t.snapshotVersion) is unreadable: \(error.message)")
+            }
+            channel.base = (t.snapshotVersion, t.snapshot)
+            for b in t.batches {
+                do throws(CanopyError) {
+                    let json = try JSONParser.parse(bytes: b.diff, maxDepth: 4096)
+                    _ = try channel.tree.apply(try [Op](json: json["ops"] ?? .null))
+                    guard channel.tree.version == b.version else { throw CanopyError(.badMessage, "out of order") }
+                    channel.log.append(.init(version: b.version, message: OutgoingMessage(bytes: b.diff, headroom: configuration.headroom), json: json))
+                    if let seq = b.seq, !b.client.isEmpty {
+                        channel.acks.remember(client: b.client, seq: seq, version: b.version)
+                    }
+                } catch {
+                    throw failure("logged batch \(b.version) does not apply: \(error.message)")
+                }
+            }
+            channel.durableVersion = channel.tree.version
+            channel.log.trim(keep: configuration.diffLogLength, anchor: t.snapshotVersion)
+            channels[t.id] = channel
+        }
+    }
+}

@@ -1,0 +1,178 @@
+@_exported import CanopyProtocol
+import CanopyCore
+import Dispatch
+import Logging
+
+/// Runs the protocol machine on the service thread: turns transport events into its inputs (with the time), and
+/// performs its actions — sends and closes through the transport, writes through the store's writer thread,
+/// snapshot encoding on a queue of its own, store reads, log lines — feeding their outcomes back as inputs.
+public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // used on the service thread only
+    /// The state machine; only this runner mutates it.
+    public private(set) var machine: ProtocolMachine
+    /// Where the machine's log lines go; silent until the daemon hands in its logger.
+    public var logger = Logger(label: "canopyd.hub", factory: { _ in SwiftLogNoOpLogHandler() })
+    private let clock: @Sendable () -> Double
+    private let store: TreeStore?
+    /// Runs a job on the service thread and applies its actions (`ServiceLoop.post`); set by `attach(post:)`.
+    private var post: (@Sendable (@escaping @Sendable () -> [TransportAction]) -> Void)?
+    /// Encodes snapshots off the service thread.
+    private let snapshotQueue = DispatchQueue(label: "canopyd.snapshots")
+    /// Time the machine took for each accepted edit (apply, evaluate, encode).
+    var evaluation = DurationHistogram()
+
+    /// A runner; with `store`, every write goes through it (call `attach(post:)` before the loop runs).
+    public init(
+        configuration: HubConfiguration, store: TreeStore? = nil,
+        clock: @escaping @Sendable () -> Double = ProtocolRunner.monotonicSeconds
+    ) {
+        var configuration = configuration
+        configuration.headroom = webSocketFrameHeadroom
+        machine = ProtocolMachine(configuration: configuration, durable: store != nil)
+        self.store = store
+        self.clock = clock
+    }
+
+    public var configuration: HubConfiguration { machine.configuration }
+
+    var storeStatistics: StoreStatistics? { store?.detailedStatistics }
+
+    public static func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
+
+    /// Hands in the service loop's `post`, by which store completions come back to the service thread.
+    public func attach(post: @escaping @Sendable (@escaping @Sendable () -> [TransportAction]) -> Void) {
+        self.post = post
+    }
+
+    /// Rebuilds the stored trees (see `ProtocolMachine.restore`).
+    public func restore(_ stored: [StoredTree]) throws(CanopyError) {
+        let records = stored.map { t in
+            TreeRecord(
+                id: t.id, about: t.about, snapshotVersion: t.snapshotVersion, snapshot: t.snapshot,
+                batches: t.diffs.map { ($0.version, $0.client, $0.seq, $0.diff) })
+        }
+        try machine.restore(records, now: clock())
+    }
+
+    /// Creates a tree from a `createTree` body outside any session (the example loader); returns its id.
+    public func createTree(body: JSONObject) throws(CanopyError) -> String {
+        let (id, actions) = try machine.createTree(body: body, now: clock())
+        _ = perform(actions)
+        return id
+    }
+
+    // MARK: ConnectionHandler
+
+    public func opened(_ session: SessionID, peer: String) -> [TransportAction] {
+        perform(machine.opened(session, now: clock()))
+    }
+
+    public func closed(_ session: SessionID) -> [TransportAction] {
+        perform(machine.closed(session, now: clock()))
+    }
+
+    public func received(_ session: SessionID, message: [UInt8]) -> [TransportAction] {
+        let maxDepth = machine.configuration.maxJSONDepth
+        let incoming = message.withUnsafeBytes { bytes in
+            do throws(CanopyError) {
+                return Incoming.message(try JSONBridge.parse(bytes, maxDepth: maxDepth))
+            } catch {
+                return Incoming.malformed(error)
+            }
+        }
+        let applied = machine.counters.editsApplied
+        let start = monotonicNanoseconds()
+        let actions = machine.received(session, incoming, now: clock())
+        if machine.counters.editsApplied != applied { evaluation.observe(nanoseconds: monotonicNanoseconds() - start) }
+        return perform(actions)
+    }
+
+    public var hasDeferredWork: Bool { machine.hasDeferredWork }
+
+    public func tick() -> [TransportAction] { perform(machine.tick(now: clock())) }
+
+    public func allowsMetrics(bearerToken: String?) -> Bool { machine.allowsMetrics(bearerToken: bearerToken) }
+
+    // MARK: Actions
+
+    /// Performs the machine's actions in order; returns the transport's share.
+    func perform(_ actions: [ProtocolAction]) -> [TransportAction] {
+        var out: [TransportAction] = []
+        for action in actions {
+            switch action {
+            case .send(let s, let message): out.append(.send(s, message))
+            case .close(let s, let code, let reason): out.append(.close(s, code: code, reason: reason))
+            case .persist(let ticket, let write): persist(ticket, write)
+            case .writeSnapshot(let ticket, let tree, let acks): writeSnapshot(ticket, tree, acks)
+            case .readHistory(let read): out += perform(machine.historyRead(read.id, readDiffs(read), now: clock()))
+            case .log(let level, let message): logger.log(level: Logger.Level(level), "\(message)")
+            }
+        }
+        return out
+    }
+
+    private func persist(_ ticket: CommitTicket, _ write: PersistWrite) {
+        guard let store, let post else { preconditionFailure("a durable machine runs with a store and a loop") }
+        store.enqueue(StoreWrite(write)) { result in
+            post { [self] in
+                switch result {
+                case .success: return perform(machine.committed(ticket, now: clock()))
+                case .failure(let error):
+                    return perform(machine.commitFailed(ticket, message: error.message, now: clock()))
+                }
+            }
+        }
+    }
+
+    /// Encodes on the snapshot queue, then queues the store write from the service thread — only if the tree is
+    /// still the one the snapshot is of (a tree deleted and created again must not get an old snapshot).
+    private func writeSnapshot(_ ticket: SnapshotTicket, _ tree: Tree, _ acks: [AckRecord]) {
+        guard let store, let post else { preconditionFailure("a durable machine runs with a store and a loop") }
+        snapshotQueue.async { [self] in
+            let bytes = SnapshotEncoding.encode(tree, acks: acks)
+            post { [self] in
+                guard machine.isCurrent(ticket) else { return [] }
+                store.enqueue(.snapshot(tree: ticket.tree, version: ticket.version, snapshot: bytes)) { result in
+                    post { [self] in
+                        let outcome = result.map { bytes }.mapError { StoreFailure($0.message) }
+                        return perform(machine.snapshotWritten(ticket, outcome))
+                    }
+                }
+                return []
+            }
+        }
+    }
+
+    private func readDiffs(_ read: HistoryRead) -> Result<[LoggedBatch], StoreFailure> {
+        guard let store else { return .success([]) }
+        do {
+            let diffs = try store.diffs(tree: read.tree, from: read.from, to: read.to)
+            return .success(diffs.map { LoggedBatch(version: $0.version, diff: $0.diff) })
+        } catch {
+            return .failure(StoreFailure(error.description))
+        }
+    }
+}
+
+extension Logger.Level {
+    init(_ level: LogLevel) {
+        switch level {
+        case .debug: self = .debug
+        case .info: self = .info
+        case .notice: self = .notice
+        case .error: self = .error
+        case .critical: self = .critical
+        }
+    }
+}
+
+extension StoreWrite {
+    /// The store's form of a machine's write.
+    init(_ write: PersistWrite) {
+        switch write {
+        case .createTree(let id, let about, let snapshot): self = .createTree(id: id, about: about, snapshot: snapshot)
+        case .append(let tree, let version, let client, let seq, let diff):
+            self = .append(tree: tree, diff: StoredDiff(version: version, client: client, seq: seq, diff: diff))
+        case .deleteTree(let id): self = .deleteTree(id: id)
+        }
+    }
+}
