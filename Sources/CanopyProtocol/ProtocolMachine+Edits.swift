@@ -140,7 +140,7 @@ extension ProtocolMachine {
         if let logged = channels[id]!.log.entry(version) { return [duplicate(to, logged.json)] }
         guard durable else { return [duplicate(to, compactedDiff(id, version: version, seq: seq))] }
         return startRead(
-            .duplicate(to, incarnation: channels[id]!.incarnation, seq: seq), tree: id, from: version, to: version)
+            .duplicate(to, incarnation: channels[id]!.incarnation, version: version, seq: seq), tree: id, from: version, to: version)
     }
 
     /// What answers a resubmission whose diff is gone from the log and the store: its tree, version and seq.

@@ -7,7 +7,7 @@ enum PendingRead {
     /// `subscribe` with a `since` older than the log: the stored diffs, then what the log has after them.
     case catchUp(ReplyTo, incarnation: Int, since: Int)
     /// A resubmission whose original diff is no longer in the log.
-    case duplicate(ReplyTo, incarnation: Int, seq: JSON)
+    case duplicate(ReplyTo, incarnation: Int, version: Int, seq: JSON)
 }
 
 /// Subscriptions, probes and history.
@@ -129,12 +129,12 @@ extension ProtocolMachine {
             let stored = batches.compactMap { try? JSONParser.parse(bytes: $0.diff, maxDepth: 4096) }
             let from = batches.first?.version ?? (channels[tree]!.log.first ?? 1)
             return out + [historyReply(to, tree, stored: stored, from: from, to: last)]
-        case .duplicate(let to, let incarnation, let seq):
+        case .duplicate(let to, let incarnation, let version, let seq):
             guard channels[tree]?.incarnation == incarnation, sessions[to.session] != nil else { return out }
             if let first = batches.first, let original = try? JSONParser.parse(bytes: first.diff, maxDepth: 4096) {
                 return out + [duplicate(to, original)]
             }
-            return out + [duplicate(to, compactedDiff(tree, version: batches.first?.version ?? 0, seq: seq))]
+            return out + [duplicate(to, compactedDiff(tree, version: version, seq: seq))]
         case .catchUp(let to, let incarnation, let since):
             guard channels[tree]?.incarnation == incarnation, let i = channels[tree]!.subscriberIndex(to.session),
                 channels[tree]!.subscribers[i].catchingUp
