@@ -12,7 +12,8 @@ import json, os, random, shutil, sys, tempfile, time, traceback
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoAlertPresentException, NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (ElementNotInteractableException, NoAlertPresentException, NoSuchElementException,
+                                        StaleElementReferenceException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -148,13 +149,15 @@ def js(d, script, *args):
 # element reference across two WebDriver calls: each read finds its element and reads it in one script (one task of
 # the page, so no redraw can come between the two), and each click finds and clicks its element the same way.
 
-def retrying(action, attempts=50):
-    """Runs `action` again when the element it used was redrawn under it (typing needs a real element)."""
-    for i in range(attempts):
+def retrying(action, timeout=PATIENCE):
+    """Runs `action` again when the element it used was redrawn under it, or was not ready for input (typing needs a
+    real element, found again each time)."""
+    deadline = time.monotonic() + timeout
+    while True:
         try:
             return action()
-        except (StaleElementReferenceException, NoSuchElementException):
-            if i == attempts - 1:
+        except (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException):
+            if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
 
