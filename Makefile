@@ -13,6 +13,7 @@ run: setup
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
 # incremental results against a from-scratch evaluation); the test suite runs last so its summary ends the output.
+# The suite is Swift Testing only: --disable-xctest skips the empty XCTest pass and its "Executed 0 tests" line.
 test:
 	@bash scripts/setup.sh --test
 	swift build -c release --product canopy-bench
@@ -21,7 +22,7 @@ test:
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
-	swift test
+	swift test --disable-xctest
 
 ## Install what is missing to build and run (Debian: pkg-config, libjson-c-dev, libwebsockets-dev, libsqlite3-dev).
 ## `make test` also installs chromium, chromium-driver and the PyPI packages websockets and selenium.

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "canopyd", targets: ["canopyd"]),
         .executable(name: "canopy", targets: ["canopy"]),
         .executable(name: "canopy-bench", targets: ["canopy-bench"]),
+        .executable(name: "canopy-redis-load", targets: ["canopy-redis-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +58,15 @@ let package = Package(
             name: "canopy",
             dependencies: [
                 "CanopyServer", "CanopyCore", "CanopyLoad",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        // The Redis pub/sub anchor of the load tests (scripts/anchor-redis.py): the same open-loop fan-out as
+        // `canopy load`, measured with its histograms. Load tooling, so not a subcommand of the user CLI.
+        .executableTarget(
+            name: "canopy-redis-load",
+            dependencies: [
+                "CanopyLoad", "CanopyServer", "CanopyCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -16,11 +16,11 @@ import loadlib
 from loadlib import ARTIFACTS, Daemon, Redis, fmt_ms, log, run_measured
 
 
-def redis_run(canopy, redis, n, rate, args):
-    cmd = [canopy, "redis-load", "--port", redis.port, "--subscribers", n, "--rate", rate, "--warmup", args.warmup,
+def redis_run(redis_load, redis, n, rate, args):
+    cmd = [redis_load, "--port", redis.port, "--subscribers", n, "--rate", rate, "--warmup", args.warmup,
            "--duration", args.duration, "--payload", args.payload, "--json"]
-    # redis-load marks the start of its measured window on stderr, so the window is exact: no extra warm-up here.
-    return run_measured(cmd, redis.pid, 0, args.duration, start_marker=r"redis-load: measuring",
+    # canopy-redis-load marks the start of its measured window on stderr, so the window is exact: no extra warm-up.
+    return run_measured(cmd, redis.pid, 0, args.duration, start_marker=r"canopy-redis-load: measuring",
                         timeout=args.warmup + args.duration + 60)
 
 
@@ -54,7 +54,8 @@ def main():
     counts = [int(x) for x in args.subscribers.split(",")]
     rates = [float(x) for x in args.rates.split(",")]
     loadlib.raise_open_files()
-    canopyd, canopy = loadlib.binaries(args.build_path, args.rebuild)
+    canopyd, canopy, redis_load = loadlib.binaries(args.build_path, args.rebuild,
+                                                   ("canopyd", "canopy", "canopy-redis-load"))
     if args.only != "redis":
         loadlib.check_load_flags(canopy)
 
@@ -66,7 +67,7 @@ def main():
                 with Redis() as redis:
                     version = redis.version()
                     log(f"redis {version}: N={n}, {rate:g} msg/s")
-                    load, server = redis_run(canopy, redis, n, rate, args)
+                    load, server = redis_run(redis_load, redis, n, rate, args)
                     records.append({"time": stamp, "server_name": "redis", "version": version,
                                     "subscribers": n, "rate": rate, "load": load, "server": server})
             if args.only != "redis":
@@ -91,7 +92,7 @@ def main():
     client = [r for r in records if r["server_name"] == "redis"]
     if client:
         busiest = max(client, key=lambda r: r["load"].get("client", {}).get("cpuShare", 0))
-        print(f"(redis-load's own CPU peaked at {busiest['load']['client']['cpuShare'] * 100:.0f}% of a core, "
+        print(f"(canopy-redis-load's own CPU peaked at {busiest['load']['client']['cpuShare'] * 100:.0f}% of a core, "
               f"N={busiest['subscribers']}, {busiest['rate']:g}/s; lost messages: "
               f"{sum(r['load'].get('lost', 0) for r in client)})")
     if any(r["server"].get("saturated") for r in records):

@@ -48,19 +48,22 @@ def add_build_arguments(parser):
     parser.add_argument("--rebuild", action="store_true", help="run swift build even if the binaries exist")
 
 
-def binaries(build_path=".build", rebuild=False):
-    """Paths of release canopyd and canopy, built with `swift build -c release` if missing (or asked to)."""
+def binaries(build_path=".build", rebuild=False, products=("canopyd", "canopy")):
+    """Paths of the release `products` (canopyd and canopy unless named), built with `swift build -c release` if
+    missing (or asked to)."""
     scratch = Path(build_path)
     if not scratch.is_absolute():
         scratch = ROOT / scratch
-    canopyd, canopy = scratch / "release" / "canopyd", scratch / "release" / "canopy"
     env = dict(os.environ, PATH=f"{SWIFT_BIN}:{os.environ.get('PATH', '')}")
-    for product, path in (("canopyd", canopyd), ("canopy", canopy)):
+    paths = []
+    for product in products:
+        path = scratch / "release" / product
         if rebuild or not path.exists():
             log(f"building {product} (release, scratch path {scratch})")
             subprocess.run(["swift", "build", "-c", "release", "--product", product, "--scratch-path", str(scratch)],
                            cwd=ROOT, env=env, check=True, stdout=sys.stderr)
-    return canopyd, canopy
+        paths.append(path)
+    return tuple(paths)
 
 
 def check_load_flags(canopy):
@@ -290,7 +293,7 @@ def run_measured(cmd, server_pid, warmup, duration, metrics=None, start_marker=N
     """Runs a load tool (stdout: one JSON object) against a server and samples the server over the measured window.
 
     The window starts `warmup` seconds after the load starts and lasts `duration`. "Starts" is, in order of
-    whichever is seen first: a line on the tool's stderr matching `start_marker` (redis-load prints one when its
+    whichever is seen first: a line on the tool's stderr matching `start_marker` (canopy-redis-load prints one when its
     window opens; canopy load's progress line gives the seconds since its run began, after trees and connections were
     set up, in a group named `elapsed`), or the first accepted edit in the daemon's /metrics after a stderr line
     matching `arm_marker` (canopy load creates large trees with edits; it logs when they are done). Failing both

@@ -12,6 +12,5 @@ struct Canopy: ParsableCommand {
             """,
         subcommands: [
             List.self, Create.self, Import.self, Delete.self, Watch.self, Edit.self, Probe.self, History.self, Load.self,
-            RedisLoad.self,
         ])
 }

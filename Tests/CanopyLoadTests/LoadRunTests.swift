@@ -80,7 +80,9 @@ import Testing
         c.duration = 0.6
         let report = try LoadRunner(configuration: c, url: daemon.url).run()
         #expect(report.totalRejected == 0)
-        #expect(report.accepted > 0)
+        // Each writer fills its 4 slots at the start and the drain waits for every answer. How many edits fall in the
+        // 0.6 s window depends on the machine: on a starved one, none (the first answers came after it ended).
+        #expect(report.totalAccepted >= 3 * 4)
         #expect(report.totalSent == report.totalAccepted)
         // One tree: 3 writers + 2 clients, so every edit has 4 deliveries besides its ack.
         #expect(report.delivery.count == report.ack.count * 4)
