@@ -94,10 +94,24 @@ private struct JSONByteParser {
     }
 
     /// The error for the byte at `pos` (or the end of input) where `expected` should have been.
-    func unexpected(_ expected: String) -> CanopyError {
+    /// Inside a number (`words: false`) a letter is shown as one byte: `1.e5` is a missing digit, not a word `e5`.
+    func unexpected(_ expected: String, words: Bool = true) -> CanopyError {
         if pos >= end { return fail("unexpected end of input at offset \(pos), expected \(expected)") }
-        return fail("unexpected \(Self.describe(base[pos])) at offset \(pos), expected \(expected)")
+        let what = words ? describeToken() : Self.describe(base[pos])
+        return fail("unexpected \(what) at offset \(pos), expected \(expected)")
     }
+
+    /// The byte at `pos`, or the whole word when it starts one (`NaN`, `Infinity`, `undefined` read better whole).
+    func describeToken() -> String {
+        let c = base[pos]
+        if c == UInt8(ascii: "'") { return "single quote (strings and keys take double quotes)" }
+        guard Self.isLetter(c) else { return Self.describe(c) }
+        var stop = pos
+        while stop < end && stop - pos < 32 && (Self.isLetter(base[stop]) || Self.isDigit(base[stop])) { stop += 1 }
+        return "word \"" + String(decoding: UnsafeBufferPointer(start: base + pos, count: stop - pos), as: UTF8.self) + "\""
+    }
+
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- UInt8(ascii: "a") < 26 }
 
     // MARK: Structure
 
@@ -278,14 +292,14 @@ private struct JSONByteParser {
         if pos < end && base[pos] == UInt8(ascii: ".") {
             isInteger = false
             pos += 1
-            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit after '.'") }
+            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit after '.'", words: false) }
             while pos < end && Self.isDigit(base[pos]) { pos += 1 }
         }
         if pos < end && (base[pos] == UInt8(ascii: "e") || base[pos] == UInt8(ascii: "E")) {
             isInteger = false
             pos += 1
             if pos < end && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos += 1 }
-            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit in the exponent") }
+            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit in the exponent", words: false) }
             while pos < end && Self.isDigit(base[pos]) { pos += 1 }
         }
         if isInteger {

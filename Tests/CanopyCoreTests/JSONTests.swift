@@ -694,6 +694,10 @@ extension JSONTests {
                 ("[nul]", "invalid literal at offset 1, expected null"),
                 ("[+1]", "unexpected '+' at offset 1, expected a value"),
                 ("1.x", "unexpected 'x' at offset 2, expected a digit after '.'"),
+                ("1eE", "unexpected 'E' at offset 2, expected a digit in the exponent"),
+                ("[NaN]", "unexpected word \"NaN\" at offset 1, expected a value"),
+                ("{\"a\":undefined}", "unexpected word \"undefined\" at offset 5, expected a value"),
+                ("{'a':1}", "unexpected single quote (strings and keys take double quotes) at offset 1, expected a string key"),
             ])
         func messages(text: String, message: String) {
             let error = parseError(text)
