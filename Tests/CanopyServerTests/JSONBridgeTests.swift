@@ -3,7 +3,8 @@ import Testing
 
 @testable import CanopyServer
 
-/// The json-c bridge accepts exactly strict JSON and rejects, with `bad_json`, what json-c alone would let through.
+/// The message entry point accepts exactly strict JSON and rejects everything else with `bad_json` (including what
+/// json-c, the daemon's former message parser, let through). `JSONAgreementTests` holds it to `JSONParser`.
 @Suite struct JSONBridgeTests {
     @Test func parsesValuesWithExactTypesAndKeyOrder() throws {
         let v = try JSONBridge.parse(#"{"b":1,"a":[true,false,null,1.5,-7,"x\u00e9\n"],"c":{"d":9223372036854775807}}"#)
@@ -30,13 +31,13 @@ import Testing
         ("NaN", "NaN"),
         ("[Infinity]", "Infinity"),
         ("[-Infinity]", "Infinity"),
-        ("{'a':1}", "single quotes"),
+        ("{'a':1}", "single quote"),
         ("{\"a\":1,\"a\":2}", "duplicate key"),
         ("{\"x\":{\"a\":1,\"b\":{},\"a\":3}}", "duplicate key"),
         ("[9223372036854775808]", "64-bit"),
         ("[-9223372036854775809]", "64-bit"),
         ("[123456789012345678901234567890]", "64-bit"),
-        ("{\"a\\u0000b\":1}", "\\u0000"),
+        ("{\"a\\u0000b\":1}", "U+0000"),
         ("[1,]", ""),
         ("{\"a\":1}x", ""),
         ("[1] [2]", ""),
@@ -59,7 +60,9 @@ import Testing
     @Test func rejectsInvalidUTF8() {
         let bytes: [UInt8] = [0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D]  // ["\xC3("]
         let result = bytes.withUnsafeBytes { b in Result { () throws(CanopyError) -> JSON in try JSONBridge.parse(b, maxDepth: 8) } }
-        #expect(throws: CanopyError.self) { try result.get() }
+        #expect(throws: CanopyError(.badJSON, "invalid UTF-8 at offset 2: truncated sequence (0xC3 0x28)")) {
+            try result.get()
+        }
     }
 
     @Test func enforcesTheDepthLimitExactly() throws {
