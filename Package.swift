@@ -27,7 +27,6 @@ let package = Package(
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
-        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The daemon's library: JSON bridge over json-c, the libwebsockets service loop and client, protocol, configuration,
@@ -35,7 +34,7 @@ let package = Package(
         .target(
             name: "CanopyServer",
             dependencies: [
-                "CanopyCore", "CanopyProtocol", "CJSONC", "CLibWebSockets", "CSQLite",
+                "CanopyCore", "CanopyProtocol", "CLibWebSockets", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

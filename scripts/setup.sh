@@ -13,7 +13,7 @@ if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
 fi
 
 # Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
-packages=(pkg-config libjson-c-dev libwebsockets-dev libsqlite3-dev)
+packages=(pkg-config libwebsockets-dev libsqlite3-dev)
 # The inspector's browser tests drive a real headless Chromium.
 $for_tests && packages+=(chromium chromium-driver)
 missing=()

@@ -1,8 +1,10 @@
-// A strict RFC 8259 JSON parser in pure Swift (no Foundation), for configuration, examples, snapshots and tests.
+// The one definition of valid JSON for Canopy: a strict RFC 8259 parser in pure Swift (no Foundation). It parses
+// every incoming WebSocket message (the protocol runner hands it the bytes), stored snapshots and
+// diffs, configuration, example files and the CLI's input, so all of them accept and reject the same documents.
 //
-// Beyond the grammar it rejects what the daemon's network parser rejects: duplicate keys, keys containing U+0000,
-// lone surrogates, invalid UTF-8, integers that do not fit 64 bits, numbers that overflow a double and nesting
-// deeper than a limit. Integers (no fraction, no exponent) become `.int`; other numbers become `.double`.
+// Beyond the grammar it rejects duplicate keys, keys containing U+0000, lone surrogates (escaped or encoded),
+// invalid UTF-8 anywhere, integers that do not fit 64 bits, numbers that overflow a double and nesting deeper than
+// a limit. Integers (no fraction, no exponent) become `.int`; other numbers become `.double`.
 //
 // The parser works on a byte buffer with an explicit stack of open containers (no recursion, so the depth limit
 // and not the thread's stack bounds the input), and builds strings from byte ranges in one go.
@@ -92,10 +94,24 @@ private struct JSONByteParser {
     }
 
     /// The error for the byte at `pos` (or the end of input) where `expected` should have been.
-    func unexpected(_ expected: String) -> CanopyError {
+    /// Inside a number (`words: false`) a letter is shown as one byte: `1.e5` is a missing digit, not a word `e5`.
+    func unexpected(_ expected: String, words: Bool = true) -> CanopyError {
         if pos >= end { return fail("unexpected end of input at offset \(pos), expected \(expected)") }
-        return fail("unexpected \(Self.describe(base[pos])) at offset \(pos), expected \(expected)")
+        let what = words ? describeToken() : Self.describe(base[pos])
+        return fail("unexpected \(what) at offset \(pos), expected \(expected)")
     }
+
+    /// The byte at `pos`, or the whole word when it starts one (`NaN`, `Infinity`, `undefined` read better whole).
+    func describeToken() -> String {
+        let c = base[pos]
+        if c == UInt8(ascii: "'") { return "single quote (strings and keys take double quotes)" }
+        guard Self.isLetter(c) else { return Self.describe(c) }
+        var stop = pos
+        while stop < end && stop - pos < 32 && (Self.isLetter(base[stop]) || Self.isDigit(base[stop])) { stop += 1 }
+        return "word \"" + String(decoding: UnsafeBufferPointer(start: base + pos, count: stop - pos), as: UTF8.self) + "\""
+    }
+
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- UInt8(ascii: "a") < 26 }
 
     // MARK: Structure
 
@@ -119,7 +135,7 @@ private struct JSONByteParser {
             guard pos < end else { throw unexpected("a value") }
             switch base[pos] {
             case UInt8(ascii: "{"):
-                if frames.count >= maxDepth { throw fail("nesting deeper than \(maxDepth) at offset \(pos)") }
+                if frames.count >= maxDepth { throw CanopyError(.badJSON, "nesting deeper than \(maxDepth) at offset \(pos)", hitLimit: true) }
                 pos += 1
                 skipWhitespace()
                 if pos < end && base[pos] == UInt8(ascii: "}") {
@@ -132,7 +148,7 @@ private struct JSONByteParser {
                     continue parsing
                 }
             case UInt8(ascii: "["):
-                if frames.count >= maxDepth { throw fail("nesting deeper than \(maxDepth) at offset \(pos)") }
+                if frames.count >= maxDepth { throw CanopyError(.badJSON, "nesting deeper than \(maxDepth) at offset \(pos)", hitLimit: true) }
                 pos += 1
                 skipWhitespace()
                 if pos < end && base[pos] == UInt8(ascii: "]") {
@@ -276,14 +292,14 @@ private struct JSONByteParser {
         if pos < end && base[pos] == UInt8(ascii: ".") {
             isInteger = false
             pos += 1
-            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit after '.'") }
+            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit after '.'", words: false) }
             while pos < end && Self.isDigit(base[pos]) { pos += 1 }
         }
         if pos < end && (base[pos] == UInt8(ascii: "e") || base[pos] == UInt8(ascii: "E")) {
             isInteger = false
             pos += 1
             if pos < end && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos += 1 }
-            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit in the exponent") }
+            guard pos < end && Self.isDigit(base[pos]) else { throw unexpected("a digit in the exponent", words: false) }
             while pos < end && Self.isDigit(base[pos]) { pos += 1 }
         }
         if isInteger {
@@ -509,6 +525,7 @@ private struct JSONByteParser {
     }
 
     /// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequences.
+    /// Invalid bytes are an error, never replaced by U+FFFD, so distinct byte strings stay distinct strings.
     func validateUTF8(from start: Int, to stop: Int) throws(CanopyError) {
         if trustedUTF8 { return }
         var i = start
@@ -518,10 +535,13 @@ private struct JSONByteParser {
                 i += 1
                 continue
             }
+            // The allowed range of the second byte narrows for E0, ED, F0 and F4 (RFC 3629, section 4).
             var length = 0
             var low: UInt8 = 0x80
             var high: UInt8 = 0xBF
             switch b0 {
+            case 0x80...0xBF: throw invalidUTF8(at: i, length: 1, "stray continuation byte")
+            case 0xC0, 0xC1: throw invalidUTF8(at: i, length: 2, "overlong encoding")
             case 0xC2...0xDF: length = 2
             case 0xE0: length = 3; low = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
@@ -529,17 +549,25 @@ private struct JSONByteParser {
             case 0xF0: length = 4; low = 0x90
             case 0xF1...0xF3: length = 4
             case 0xF4: length = 4; high = 0x8F
-            default: throw invalidUTF8(at: i)
+            case 0xF5...0xF7: throw invalidUTF8(at: i, length: 4, "code point above U+10FFFF")
+            default: throw invalidUTF8(at: i, length: 1, "byte that never occurs in UTF-8")
             }
-            guard stop - i >= length else { throw invalidUTF8(at: i) }
+            for k in 1..<length where i + k >= stop || base[i + k] & 0xC0 != 0x80 {
+                throw invalidUTF8(at: i, length: k + 1, "truncated sequence")
+            }
             let b1 = base[i + 1]
-            guard b1 >= low && b1 <= high else { throw invalidUTF8(at: i) }
-            for k in 2..<max(2, length) where base[i + k] & 0xC0 != 0x80 { throw invalidUTF8(at: i) }
+            if b1 < low { throw invalidUTF8(at: i, length: length, "overlong encoding") }
+            if b1 > high {
+                throw invalidUTF8(
+                    at: i, length: length, b0 == 0xED ? "UTF-16 surrogate encoded in UTF-8" : "code point above U+10FFFF")
+            }
             i += length
         }
     }
 
-    func invalidUTF8(at offset: Int) -> CanopyError {
-        fail("invalid UTF-8 byte 0x\(Self.hex2(base[offset])) at offset \(offset)")
+    /// "invalid UTF-8 at offset N: what (the bytes)", showing up to `length` bytes from `offset` within the input.
+    func invalidUTF8(at offset: Int, length: Int, _ what: String) -> CanopyError {
+        let shown = (offset..<min(offset + length, end)).map { "0x" + Self.hex2(base[$0]) }
+        return fail("invalid UTF-8 at offset \(offset): \(what) (\(shown.joined(separator: " ")))")
     }
 }

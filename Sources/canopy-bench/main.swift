@@ -6,6 +6,7 @@ import Glibc
 let usage = """
     usage: canopy-bench [--sizes 10000,100000,1000000] [--shapes balanced,wide,chain] [--edits N] [--json FILE]
                         [--budget SECONDS] [--scratch-runs N] [--insert-build-max N] [--seed N]
+           canopy-bench --parse   (only: JSONParser on an edit message and a 2.8 MB snapshot)
 
       --sizes             tree sizes in nodes (default 10000,100000,1000000)
       --shapes            any of balanced, wide, chain (default all)
@@ -65,6 +66,10 @@ func parseOptions(_ args: [String]) -> Options {
     return opt
 }
 
+if CommandLine.arguments.dropFirst().first == "--parse" {
+    ParseBench.run()
+    exit(0)
+}
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 
 say("""

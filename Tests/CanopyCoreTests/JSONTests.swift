@@ -571,8 +571,8 @@ extension JSONTests {
                 "'a'", "['a']", "{'a':1}", "{a:1}", "{1:1}", "{null:1}",
                 // Not JSON numbers.
                 "NaN", "Infinity", "-Infinity", "[NaN]", "nan", "inf",
-                "01", "-01", "00", "00.5", "+1", ".5", "-.5", "1.", "1.e3", "1e", "1e+", "1E-", "-", "--1",
-                "0x10", "1_000",
+                "01", "-01", "00", "00.5", "01.5", "+1", ".5", "-.5", "1.", "0.", "-0.", "1.e3", "1.e5", "1e", "1e+",
+                "1E-", "1e+-1", "-", "--1", "1.5.5", "1..5", "0x10", "1_000", "[00]", "[1.]", "{\"a\":-01}",
                 // Strings.
                 "\"a\tb\"", "\"a\nb\"", "\"a\u{1}b\"", "\"a\u{1F}\"",
                 #""\x""#, #""\'""#, #""\U0041""#, #""\u12""#, #""\u12G4""#, #""\u""#, #""\""#, "\"\\",
@@ -694,16 +694,48 @@ extension JSONTests {
                 ("[nul]", "invalid literal at offset 1, expected null"),
                 ("[+1]", "unexpected '+' at offset 1, expected a value"),
                 ("1.x", "unexpected 'x' at offset 2, expected a digit after '.'"),
+                ("1eE", "unexpected 'E' at offset 2, expected a digit in the exponent"),
+                ("[NaN]", "unexpected word \"NaN\" at offset 1, expected a value"),
+                ("{\"a\":undefined}", "unexpected word \"undefined\" at offset 5, expected a value"),
+                ("{'a':1}", "unexpected single quote (strings and keys take double quotes) at offset 1, expected a string key"),
             ])
         func messages(text: String, message: String) {
             let error = parseError(text)
             #expect(error == CanopyError(.badJSON, message))
         }
 
-        @Test("invalid UTF-8 with the offset of the bad byte")
-        func invalidUTF8Message() {
-            let error = parseError(bytes: [0x5B, 0x22, 0x61, 0xC3, 0x28, 0x22, 0x5D])
-            #expect(error == CanopyError(.badJSON, "invalid UTF-8 byte 0xC3 at offset 3"))
+        @Test(
+            "invalid UTF-8 with what is wrong and the offset where the bad sequence starts",
+            arguments: [
+                ([0x5B, 0x22, 0x61, 0xC3, 0x28, 0x22, 0x5D], "offset 3: truncated sequence (0xC3 0x28)"),
+                ([0x22, 0xED, 0xA0, 0x80, 0x22], "offset 1: UTF-16 surrogate encoded in UTF-8 (0xED 0xA0 0x80)"),
+                ([0x22, 0xED, 0xBF, 0xBF, 0x22], "offset 1: UTF-16 surrogate encoded in UTF-8 (0xED 0xBF 0xBF)"),
+                ([0x22, 0xC0, 0xAF, 0x22], "offset 1: overlong encoding (0xC0 0xAF)"),
+                ([0x22, 0xC1, 0xBF, 0x22], "offset 1: overlong encoding (0xC1 0xBF)"),
+                ([0x22, 0xE0, 0x80, 0xAF, 0x22], "offset 1: overlong encoding (0xE0 0x80 0xAF)"),
+                ([0x22, 0xF0, 0x80, 0x80, 0xAF, 0x22], "offset 1: overlong encoding (0xF0 0x80 0x80 0xAF)"),
+                ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], "offset 1: code point above U+10FFFF (0xF4 0x90 0x80 0x80)"),
+                ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], "offset 1: code point above U+10FFFF (0xF5 0x80 0x80 0x80)"),
+                ([0x22, 0x61, 0xE2, 0x82, 0x22], "offset 2: truncated sequence (0xE2 0x82 0x22)"),
+                ([0x22, 0xF0, 0x9F, 0x98, 0x22], "offset 1: truncated sequence (0xF0 0x9F 0x98 0x22)"),
+                ([0x22, 0x80, 0x22], "offset 1: stray continuation byte (0x80)"),
+                ([0x22, 0xC3, 0xA9, 0xA9, 0x22], "offset 3: stray continuation byte (0xA9)"),
+                ([0x22, 0xFF, 0x22], "offset 1: byte that never occurs in UTF-8 (0xFF)"),
+                ([0x7B, 0x22, 0x6B, 0xC3, 0x22, 0x3A, 0x31, 0x7D], "offset 3: truncated sequence (0xC3 0x22)"),
+                ([0x22, 0x5C, 0x6E, 0xFE, 0x22], "offset 3: byte that never occurs in UTF-8 (0xFE)"),
+            ] as [([UInt8], String)])
+        func invalidUTF8Message(bytes: [UInt8], message: String) {
+            #expect(parseError(bytes: bytes) == CanopyError(.badJSON, "invalid UTF-8 at " + message))
+        }
+
+        @Test("valid UTF-8 at the edges of every range")
+        func validUTF8Edges() throws {
+            // U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF
+            let bytes: [UInt8] =
+                [0x22, 0xC2, 0x80, 0xDF, 0xBF, 0xE0, 0xA0, 0x80, 0xED, 0x9F, 0xBF, 0xEE, 0x80, 0x80]
+                + [0xEF, 0xBF, 0xBF, 0xF0, 0x90, 0x80, 0x80, 0xF4, 0x8F, 0xBF, 0xBF, 0x22]
+            let expected = "\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}"
+            #expect(try JSONParser.parse(bytes: bytes) == .string(expected))
         }
     }
 }

@@ -72,12 +72,11 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
 
     public func received(_ session: SessionID, message: [UInt8]) -> [TransportAction] {
         let maxDepth = machine.configuration.maxJSONDepth
-        let incoming = message.withUnsafeBytes { bytes in
-            do throws(CanopyError) {
-                return Incoming.message(try JSONBridge.parse(bytes, maxDepth: maxDepth))
-            } catch {
-                return Incoming.malformed(error)
-            }
+        let incoming: Incoming
+        do throws(CanopyError) {
+            incoming = .message(try JSONParser.parse(bytes: message, maxDepth: maxDepth))
+        } catch {
+            incoming = .malformed(error)
         }
         let applied = machine.counters.editsApplied
         let start = monotonicNanoseconds()

@@ -1,12 +1,11 @@
 import CanopyCore
 import Testing
 
-@testable import CanopyServer
-
-/// The json-c bridge accepts exactly strict JSON and rejects, with `bad_json`, what json-c alone would let through.
-@Suite struct JSONBridgeTests {
+/// Messages are parsed as exactly strict JSON; everything else is `bad_json` (including what json-c, the daemon's
+/// former message parser, let through). `JSONAgreementTests` holds every entry point of `JSONParser` to one result.
+@Suite struct MessageParsingTests {
     @Test func parsesValuesWithExactTypesAndKeyOrder() throws {
-        let v = try JSONBridge.parse(#"{"b":1,"a":[true,false,null,1.5,-7,"x\u00e9\n"],"c":{"d":9223372036854775807}}"#)
+        let v = try JSONParser.parse(#"{"b":1,"a":[true,false,null,1.5,-7,"x\u00e9\n"],"c":{"d":9223372036854775807}}"#)
         let expected: JSON = ["b": 1, "a": [true, false, .null, 1.5, -7, "x\u{e9}\n"], "c": ["d": .int(Int64.max)]]
         #expect(v == expected)
         #expect(v.object?.keys == ["b", "a", "c"])
@@ -14,15 +13,15 @@ import Testing
 
     @Test(arguments: ["null", "0", "-0.25", "\"s\"", "[]", "{}", " true "])
     func acceptsTopLevelScalarsAndEmptyContainers(_ text: String) throws {
-        _ = try JSONBridge.parse(text)
+        _ = try JSONParser.parse(text)
     }
 
     @Test func keepsStringsWithEmbeddedNULs() throws {
-        #expect(try JSONBridge.parse(#"["a\u0000b"]"#) == ["a\u{0}b"])
+        #expect(try JSONParser.parse(#"["a\u0000b"]"#) == ["a\u{0}b"])
     }
 
     @Test func acceptsTheExtremeIntegers() throws {
-        #expect(try JSONBridge.parse("[-9223372036854775808, 9223372036854775807]") == [.int(Int64.min), .int(Int64.max)])
+        #expect(try JSONParser.parse("[-9223372036854775808, 9223372036854775807]") == [.int(Int64.min), .int(Int64.max)])
     }
 
     @Test(arguments: [
@@ -30,13 +29,13 @@ import Testing
         ("NaN", "NaN"),
         ("[Infinity]", "Infinity"),
         ("[-Infinity]", "Infinity"),
-        ("{'a':1}", "single quotes"),
+        ("{'a':1}", "single quote"),
         ("{\"a\":1,\"a\":2}", "duplicate key"),
         ("{\"x\":{\"a\":1,\"b\":{},\"a\":3}}", "duplicate key"),
         ("[9223372036854775808]", "64-bit"),
         ("[-9223372036854775809]", "64-bit"),
         ("[123456789012345678901234567890]", "64-bit"),
-        ("{\"a\\u0000b\":1}", "\\u0000"),
+        ("{\"a\\u0000b\":1}", "U+0000"),
         ("[1,]", ""),
         ("{\"a\":1}x", ""),
         ("[1] [2]", ""),
@@ -48,7 +47,7 @@ import Testing
     ])
     func rejectsWithBadJSON(_ text: String, _ fragment: String) {
         do {
-            let v = try JSONBridge.parse(text)
+            let v = try JSONParser.parse(text)
             Issue.record("accepted \(text) as \(v)")
         } catch {
             #expect(error.code == .badJSON)
@@ -58,16 +57,18 @@ import Testing
 
     @Test func rejectsInvalidUTF8() {
         let bytes: [UInt8] = [0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D]  // ["\xC3("]
-        let result = bytes.withUnsafeBytes { b in Result { () throws(CanopyError) -> JSON in try JSONBridge.parse(b, maxDepth: 8) } }
-        #expect(throws: CanopyError.self) { try result.get() }
+        let result = bytes.withUnsafeBytes { b in Result { () throws(CanopyError) -> JSON in try JSONParser.parse(bytes: b.bindMemory(to: UInt8.self), maxDepth: 8) } }
+        #expect(throws: CanopyError(.badJSON, "invalid UTF-8 at offset 2: truncated sequence (0xC3 0x28)")) {
+            try result.get()
+        }
     }
 
     @Test func enforcesTheDepthLimitExactly() throws {
         let ok = String(repeating: "[", count: 8) + String(repeating: "]", count: 8)
-        _ = try JSONBridge.parse(ok, maxDepth: 8)
+        _ = try JSONParser.parse(ok, maxDepth: 8)
         let deep = String(repeating: "[", count: 9) + String(repeating: "]", count: 9)
         #expect {
-            try JSONBridge.parse(deep, maxDepth: 8)
+            try JSONParser.parse(deep, maxDepth: 8)
         } throws: { error in
             (error as? CanopyError)?.code == .badJSON && (error as? CanopyError)?.message.contains("deeper") == true
         }
@@ -78,8 +79,8 @@ import Testing
         for _ in 0..<300 {
             let v = randomValue(&rng, depth: 4)
             let text = v.encoded()
-            #expect(try JSONBridge.parse(text) == v)
-            #expect(try JSONBridge.parse(text) == JSONParser.parse(text))
+            #expect(try JSONParser.parse(text) == v)
+            #expect(try JSONParser.parse(text) == JSONParser.parse(text))
         }
     }
 
