@@ -35,8 +35,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     let files: StaticFiles?
     let examples: ExampleFiles
     let originPolicy: OriginPolicy
+    let hostPolicy: HostPolicy
     private let mailbox = LoopMailbox()
-    private let memory: LibWebSocketsSetup
+    let memory: LibWebSocketsSetup
     private var context: OpaquePointer?
     private var phase = Phase.idle
     private(set) var sessions: [SessionID: TransportSession] = [:]
@@ -55,6 +56,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         examples = ExampleFiles(directory: configuration.examplesRoot)
         originPolicy = OriginPolicy(
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
+        hostPolicy = HostPolicy(allowedHosts: configuration.allowedHosts, loopbackOnly: configuration.isLoopback)
         memory = LibWebSocketsSetup(configuration)
         ServiceLoop.quietLibraryLogging()
 
@@ -68,6 +70,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         contextInfo.options = options
         contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
         contextInfo.server_string = UnsafePointer(memory.serverName)
+        contextInfo.token_limits = UnsafePointer(memory.tokenLimits)
+        contextInfo.max_http_header_data = LibWebSocketsSetup.headerSpace
         guard let context = lws_create_context(&contextInfo) else {
             throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
         }
