@@ -30,4 +30,33 @@ static inline void canopy_wake_timer_schedule(struct canopy_wake_timer *timer, s
 
 static inline void canopy_wake_timer_cancel(struct canopy_wake_timer *timer) { lws_sul_cancel(&timer->sul); }
 
+/// The tokens that hold a request URI (one per method) and its query.
+static const enum lws_token_indexes canopy_uri_tokens[] = {
+    WSI_TOKEN_GET_URI, WSI_TOKEN_POST_URI, WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_PUT_URI, WSI_TOKEN_PATCH_URI,
+    WSI_TOKEN_DELETE_URI, WSI_TOKEN_CONNECT, WSI_TOKEN_HEAD_URI, WSI_TOKEN_HTTP_URI_ARGS,
+};
+#define CANOPY_URI_TOKEN_COUNT (sizeof(canopy_uri_tokens) / sizeof(canopy_uri_tokens[0]))
+
+/// Caps every request header lws collects at `header` bytes and a request URI at `uri` bytes. lws 4.1.6 fails a
+/// request whose headers overflow its header space (`max_http_header_data`) by dropping the connection, but stores a
+/// header that reaches its cap cut at the cap and skips the rest, so with caps below that space the server sees the
+/// request and can answer 414 or 431 (`canopy_oversized_status`).
+static inline void canopy_token_limits_fill(struct lws_token_limits *limits, unsigned short header,
+                                            unsigned short uri) {
+    for (int i = 0; i < WSI_TOKEN_COUNT; i++) limits->token_limit[i] = header;
+    for (size_t i = 0; i < CANOPY_URI_TOKEN_COUNT; i++) limits->token_limit[canopy_uri_tokens[i]] = uri;
+}
+
+/// 414 if the request URI reached its cap, else 431 if a header did, else 0 (see `canopy_token_limits_fill`).
+static inline int canopy_oversized_status(struct lws *wsi, const struct lws_token_limits *limits) {
+    for (size_t i = 0; i < CANOPY_URI_TOKEN_COUNT; i++) {
+        enum lws_token_indexes token = canopy_uri_tokens[i];
+        if (lws_hdr_total_length(wsi, token) >= limits->token_limit[token]) return 414;
+    }
+    for (int i = 0; i < WSI_TOKEN_COUNT; i++) {
+        if (lws_hdr_total_length(wsi, (enum lws_token_indexes)i) >= limits->token_limit[i]) return 431;
+    }
+    return 0;
+}
+
 #endif

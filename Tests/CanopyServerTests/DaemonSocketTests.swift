@@ -175,7 +175,9 @@ import Testing
         let tooDeep = HubConfiguration().maxJSONDepth + 1
         let deep = String(repeating: "[", count: tooDeep) + String(repeating: "]", count: tooDeep)
         try text("nesting deeper than the limit", #"{"type":"listTrees","x":"# + deep + "}", "bad_json")
-        try client.webSocket.send(bytes: Array(#"{"type":"listTrees","x":""#.utf8) + [0xC3, 0x28] + Array("\"}".utf8))
+        // In a binary frame: in a text frame, invalid UTF-8 closes the session with 1007 (WebSocketConformanceTests).
+        try client.webSocket.send(
+            bytes: Array(#"{"type":"listTrees","x":""#.utf8) + [0xC3, 0x28] + Array("\"}".utf8), opcode: 2)
         expectError("invalid UTF-8", try client.next(), code: "bad_json", rid: nil)
         #expect(try client.answersListTrees())
 

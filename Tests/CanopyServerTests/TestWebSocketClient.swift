@@ -321,14 +321,16 @@ enum TestHTTP {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// nil if the server closed the connection without answering. `headers` are added to the request.
+    /// nil if the server closed the connection without answering. `headers` are added to the request (a `Host`
+    /// among them replaces `127.0.0.1`). A `HEAD` response's body is whatever came before the server closed.
     static func get(
         port: Int, path: String, method: String = "GET", headers: [(String, String)] = []
     ) throws -> Response? {
         let socket = try TestSocket(port: port)
+        let host = headers.contains { $0.0.lowercased() == "host" } ? "" : "Host: 127.0.0.1\r\n"
         let extra = headers.map { "\($0.0): \($0.1)\r\n" }.joined()
         try socket.write(
-            Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)Connection: close\r\n\r\n".utf8))
+            Array("\(method) \(path) HTTP/1.1\r\n\(host)\(extra)Connection: close\r\n\r\n".utf8))
         guard let head = try socket.read(through: Array("\r\n\r\n".utf8)) else { return nil }
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ")
@@ -337,7 +339,9 @@ enum TestHTTP {
         }
         let headers = Self.headers(lines.dropFirst())
         let body: [UInt8]
-        if let length = headers["content-length"].flatMap(Int.init) {
+        if method == "HEAD" {
+            body = try socket.readToEnd()
+        } else if let length = headers["content-length"].flatMap(Int.init) {
             body = try socket.read(length) ?? []
         } else {
             body = try socket.readToEnd()

@@ -23,6 +23,14 @@ final class LibWebSocketsSetup {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    /// Per-header caps below the header space, so an oversized header or URI is answered 431 or 414 instead of
+    /// dropped (shim.h, `canopy_token_limits_fill`).
+    let tokenLimits: UnsafeMutablePointer<lws_token_limits>
+    /// Bytes lws holds of one request's headers (its default is 4 KiB); headers beyond it still drop the connection.
+    static let headerSpace: UInt16 = 32 << 10
+    /// The longest header (all its lines together) and URI answered: one byte less than these.
+    static let headerCap: UInt16 = 8 << 10
+    static let uriCap: UInt16 = 8 << 10
     /// Wakes the service loop at the drain deadline.
     let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
     /// Wakes the service loop for the handler's next `tick()` while it has deferred work.
@@ -75,6 +83,10 @@ final class LibWebSocketsSetup {
         policy.secs_since_valid_hangup = UInt16(configuration.idleTimeoutSeconds)
         retryPolicy.initialize(to: policy)
 
+        tokenLimits = .allocate(capacity: 1)
+        tokenLimits.initialize(to: lws_token_limits())
+        canopy_token_limits_fill(tokenLimits, Self.headerCap, Self.uriCap)
+
         drainTimer = .allocate(capacity: 1)
         drainTimer.initialize(to: canopy_wake_timer())
         tickTimer = .allocate(capacity: 1)
@@ -86,6 +98,7 @@ final class LibWebSocketsSetup {
         drainTimer.deallocate()
         tickTimer.deallocate()
         retryPolicy.deallocate()
+        tokenLimits.deallocate()
         protocolOptions.deinitialize(count: 2)
         protocolOptions.deallocate()
         protocols.deinitialize(count: 3)

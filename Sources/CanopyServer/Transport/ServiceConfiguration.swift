@@ -34,6 +34,9 @@ public struct ServiceConfiguration: Sendable {
     /// Browser origins allowed to open sessions besides the daemon's own pages (`*`: any). Clients that send no
     /// `Origin` (the CLI) are always allowed. See `OriginPolicy`.
     public var allowedOrigins: [String] = []
+    /// Host names (`name` or `name:port`) a loopback-bound server answers besides the loopback ones, for a proxy or an
+    /// /etc/hosts alias; other names get 421 (DNS rebinding). See `HostPolicy`.
+    public var allowedHosts: [String] = []
     /// lws's strict security headers on HTTP responses (CSP without inline script or style, nosniff, deny framing).
     public var securityHeaders = true
 

@@ -44,9 +44,19 @@ func canopyWebSocketCallback(
         guard let wsi, let loop = serviceLoop(of: wsi) else { return -1 }
         let data = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         return loop.sessionReceived(user: user, data, final: lws_is_final_fragment(wsi) != 0)
+    case LWS_CALLBACK_RECEIVE_PONG:
+        serviceLoop(of: wsi)?.sessionPonged(user: user)
+        return 0
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        guard let loop = serviceLoop(of: wsi) else { return 0 }
+        let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        return loop.sessionPeerClosing(user: user, payload: payload)
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let loop = serviceLoop(of: wsi) else { return -1 }
         return loop.sessionWriteable(user: user)
+    case LWS_CALLBACK_WS_SERVER_DROP_PROTOCOL:
+        serviceLoop(of: wsi)?.sessionDropping(user: user)
+        return 0
     case LWS_CALLBACK_CLOSED:
         serviceLoop(of: wsi)?.sessionClosed(user: user)
         return 0

@@ -4,10 +4,12 @@ import CanopyCore
 /// HTTP on the WebSocket port: `GET /healthz`, `GET /metrics` (ServiceLoop+Metrics.swift), the example trees at
 /// `/examples/`, static files from the web root, and which upgrades are allowed.
 extension ServiceLoop {
-    /// LWS_CALLBACK_HTTP: answers one request. `path` is the request path as lws decoded it, without the query.
+    /// LWS_CALLBACK_HTTP: answers one request (`HEAD` like `GET`, without the body). `path` is the request path as
+    /// lws decoded it, without the query.
     func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         assertOnServiceThread()
-        guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 else {
+        if let refusal = refusal(wsi) { return respond(wsi, status: refusal.status, text: refusal.text) }
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 || isHead(wsi) else {
             return respond(wsi, status: 405, text: "method not allowed\n")
         }
         if path == "/healthz" { return respond(wsi, status: 200, text: "ok") }
@@ -39,6 +41,20 @@ extension ServiceLoop {
         }
     }
 
+    /// What every request is refused for before its method or path matter: a URI or header over lws's caps (lws
+    /// keeps them cut, see shim.h), or a `Host` that a loopback-bound server does not answer (DNS rebinding).
+    private func refusal(_ wsi: OpaquePointer) -> (status: UInt32, text: String)? {
+        switch canopy_oversized_status(wsi, memory.tokenLimits) {
+        case 414: return (414, "URI too long\n")
+        case 431: return (431, "request header fields too large\n")
+        default: break
+        }
+        if !hostPolicy.allows(host: header(wsi, WSI_TOKEN_HOST)) { return (421, "misdirected request: unknown host\n") }
+        return nil
+    }
+
+    private func isHead(_ wsi: OpaquePointer) -> Bool { lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 }
+
     /// Streams a file: lws writes the headers, then the body in pieces as the socket takes them.
     private func serveFile(_ wsi: OpaquePointer, _ file: String, contentType: String) -> Int32 {
         let status = lws_serve_http_file(wsi, file, contentType, nil, 0)
@@ -46,13 +62,16 @@ extension ServiceLoop {
         return 0
     }
 
-    /// LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: only WebSocket upgrades, only on `/ws`, only for `canopy.v1` or no
-    /// subprotocol, only from allowed origins, and not while shutting down. Refusals get an HTTP status (return 1:
+    /// LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: only requests within the caps to an answered `Host` (see `refusal`), only
+    /// WebSocket upgrades, only on `/ws`, only for `canopy.v1` or no subprotocol, only from allowed origins, and not
+    /// while shutting down. Refusals get an HTTP status (return 1:
     /// lws then completes the transaction) instead of a dropped connection.
     func confirmUpgrade(_ wsi: OpaquePointer, upgrade: String?) -> Int32 {
         assertOnServiceThread()
         let refusal: (status: UInt32, text: String)?
-        if upgrade?.lowercased() != "websocket" {
+        if let early = self.refusal(wsi) {
+            refusal = early
+        } else if upgrade?.lowercased() != "websocket" {
             refusal = (400, "unsupported upgrade\n")
         } else if header(wsi, WSI_TOKEN_GET_URI) != ServiceConfiguration.webSocketPath {
             refusal = (404, "not found\n")
@@ -96,8 +115,8 @@ extension ServiceLoop {
     }
 
     /// A complete response held in memory: headers (with lws's security headers when configured, and a
-    /// `WWW-Authenticate` challenge if given) and body; `completing` also ends the HTTP transaction (not for upgrade
-    /// refusals, where lws does it).
+    /// `WWW-Authenticate` challenge if given) and body (not for `HEAD`, which gets the same headers); `completing`
+    /// also ends the HTTP transaction (not for upgrade refusals, where lws does it).
     func respond(
         _ wsi: OpaquePointer, status: UInt32, body: [UInt8], contentType: String, authenticate: String? = nil,
         completing: Bool = true
@@ -119,6 +138,7 @@ extension ServiceLoop {
                 } ?? 0) == 0,
                 lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
             else { return false }
+            if isHead(wsi) { return true }
             // The headers are written; the same space now carries the body (LWS_PRE still in front of it).
             start.update(from: body, count: body.count)
             return lws_write(wsi, start, body.count, LWS_WRITE_HTTP_FINAL) >= Int32(body.count)

@@ -35,8 +35,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     let files: StaticFiles?
     let examples: ExampleFiles
     let originPolicy: OriginPolicy
+    let hostPolicy: HostPolicy
     private let mailbox = LoopMailbox()
-    private let memory: LibWebSocketsSetup
+    let memory: LibWebSocketsSetup
     private var context: OpaquePointer?
     private var phase = Phase.idle
     private(set) var sessions: [SessionID: TransportSession] = [:]
@@ -55,6 +56,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         examples = ExampleFiles(directory: configuration.examplesRoot)
         originPolicy = OriginPolicy(
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
+        hostPolicy = HostPolicy(allowedHosts: configuration.allowedHosts, loopbackOnly: configuration.isLoopback)
         memory = LibWebSocketsSetup(configuration)
         ServiceLoop.quietLibraryLogging()
 
@@ -68,6 +70,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         contextInfo.options = options
         contextInfo.user = Unmanaged.passUnretained(self).toOpaque()
         contextInfo.server_string = UnsafePointer(memory.serverName)
+        contextInfo.token_limits = UnsafePointer(memory.tokenLimits)
+        contextInfo.max_http_header_data = LibWebSocketsSetup.headerSpace
         guard let context = lws_create_context(&contextInfo) else {
             throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
         }
@@ -195,7 +199,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         let id = nextSessionID
         nextSessionID += 1
         user.storeBytes(of: id, as: SessionID.self)
-        sessions[id] = TransportSession(id: id, wsi: wsi, writesInPlace: true)
+        let session = TransportSession(id: id, wsi: wsi, writesInPlace: true)
+        session.lastHeard = monotonicNanoseconds()
+        sessions[id] = session
         counters.connectionsTotal += 1
         var peer = [CChar](repeating: 0, count: 128)
         let peerName = peer.withUnsafeMutableBufferPointer { buffer in
@@ -209,6 +215,12 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     func sessionReceived(user: UnsafeMutableRawPointer?, _ data: UnsafeRawBufferPointer, final: Bool) -> Int32 {
         assertOnServiceThread()
         guard let session = session(for: user) else { return -1 }
+        session.lastHeard = monotonicNanoseconds()
+        if !checkUTF8(session, data, final: final) {
+            logger.notice("s\(session.id): text message is not UTF-8: closing with 1007")
+            session.closeAtOnce(code: 1007, reason: "invalid UTF-8")
+            return -1  // lws sends the close frame now; CLOSED follows
+        }
         switch session.receive(data, final: final, limit: configuration.maxMessageBytes) {
         case .partial:
             return 0
@@ -224,6 +236,35 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         }
     }
 
+    /// Whether a piece of a message keeps a text message UTF-8 (RFC 6455 8.1: otherwise close with 1007), checked as
+    /// it arrives so a character may straddle fragments. Binary messages are not checked here: the JSON layer refuses
+    /// them with `bad_json` if they are not UTF-8 (docs/security.md).
+    private func checkUTF8(_ session: TransportSession, _ data: UnsafeRawBufferPointer, final: Bool) -> Bool {
+        if session.pendingClose != nil || session.closeFrameRequested { return true }
+        let isText = session.receivingText ?? (lws_frame_is_binary(session.wsi) == 0)
+        session.receivingText = final ? nil : isText
+        guard isText else { return true }
+        defer { if final { session.utf8 = UTF8Validator() } }
+        return session.utf8.consume(data) && (!final || session.utf8.isComplete)
+    }
+
+    /// RECEIVE_PONG: the peer is alive.
+    func sessionPonged(user: UnsafeMutableRawPointer?) {
+        session(for: user)?.lastHeard = monotonicNanoseconds()
+    }
+
+    /// WS_PEER_INITIATED_CLOSE: lws echoes the peer's close unless the payload breaks RFC 6455, which is answered
+    /// with 1002 (or 1007 for a reason that is not UTF-8) instead; returns what the callback returns.
+    func sessionPeerClosing(user: UnsafeMutableRawPointer?, payload: UnsafeRawBufferPointer) -> Int32 {
+        assertOnServiceThread()
+        guard let session = session(for: user) else { return 0 }
+        session.peerSentClose = true
+        guard let violation = PeerClose.violation(payload) else { return 0 }
+        logger.notice("s\(session.id): \(violation.reason): closing with \(violation.code)")
+        session.closeAtOnce(code: violation.code, reason: violation.reason)
+        return -1  // lws sends our close frame instead of the echo
+    }
+
     /// SERVER_WRITEABLE: writes exactly one queued message, or sends the pending close once the queue is empty.
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
@@ -237,6 +278,14 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         return status
     }
 
+    /// WS_SERVER_DROP_PROTOCOL: lws is closing the connection and has not yet decided whether to send a close frame.
+    func sessionDropping(user: UnsafeMutableRawPointer?) {
+        assertOnServiceThread()
+        guard let session = session(for: user), droppedForAProtocolError(session) else { return }
+        logger.notice("s\(session.id): lws refused a frame without a close code: closing with 1002")
+        session.closeAtOnce(code: 1002, reason: "protocol error")
+    }
+
     /// CLOSED: the connection is gone, whoever closed it.
     func sessionClosed(user: UnsafeMutableRawPointer?) {
         assertOnServiceThread()
@@ -246,6 +295,24 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         counters.disconnects[session.endedBy.rawValue] += 1
         let actions = handler.closed(session.id)
         if phase != .finished { apply(actions) }
+    }
+
+    /// Whether lws is closing `session` for a frame it refused without setting a close code (a control frame longer
+    /// than 125 bytes, a length with its top bit set): it tells the application only through the DROP_PROTOCOL
+    /// callback, which runs before lws decides whether to send a close frame, so setting a code there makes it send
+    /// 1002 instead of dropping the connection. Every other way of getting here is ruled out: the server or the peer closed
+    /// (their close is set or echoed), lws set a code itself (`lws_get_close_length`), the peer is gone (end of
+    /// stream or reset on the socket), the idle timeout (nothing heard for `idleTimeoutSeconds`), or the shutdown.
+    /// See docs/security.md.
+    private func droppedForAProtocolError(_ session: TransportSession) -> Bool {
+        guard phase == .running, session.pendingClose == nil, !session.closeFrameRequested, !session.peerSentClose,
+            lws_get_close_length(session.wsi) == 0
+        else { return false }
+        let quiet = monotonicNanoseconds() - session.lastHeard
+        if quiet >= UInt64(configuration.idleTimeoutSeconds) * 1_000_000_000 { return false }
+        var byte: UInt8 = 0
+        let peeked = recv(lws_get_socket_fd(session.wsi), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return peeked > 0 || (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
     }
 
     private func session(for user: UnsafeMutableRawPointer?) -> TransportSession? {

@@ -22,6 +22,14 @@ final class TransportSession {
     var closeFrameRequested = false
     /// What ended (or will end) the session, for the server's metrics: the peer, unless the server closed it first.
     var endedBy = DisconnectReason.client
+    /// Whether the message being received is text (nil between messages); a server session checks its UTF-8.
+    var receivingText: Bool?
+    /// The UTF-8 check of the text message being received.
+    var utf8 = UTF8Validator()
+    /// The peer sent a close frame (lws echoes it, or the server answers it with a protocol error).
+    var peerSentClose = false
+    /// When the peer was last heard from (a message piece or a pong), in `monotonicNanoseconds()`.
+    var lastHeard: UInt64 = 0
     private(set) var queuedBytes = 0
     private var queue: [OutgoingMessage] = []
     private var queueHead = 0
@@ -57,16 +65,22 @@ final class TransportSession {
     func receive(_ data: UnsafeRawBufferPointer, final: Bool, limit: Int) -> Received {
         if pendingClose != nil || closeFrameRequested { return .partial }
         guard incoming.count + data.count <= limit else {
-            incoming = []
-            pendingClose = .init(code: 1009, reason: "message too big")
-            closeFrameRequested = true
-            setCloseReason(code: 1009, reason: "message too big")
+            closeAtOnce(code: 1009, reason: "message too big")
             return .tooBig
         }
         incoming.append(contentsOf: data)
         guard final else { return .partial }
         defer { incoming = [] }
         return .message(incoming)
+    }
+
+    /// Sets the close frame lws sends once the current callback returns -1 (a limit or a protocol violation, found
+    /// while receiving): nothing queued is sent, and nothing more is received.
+    func closeAtOnce(code: UInt16, reason: String) {
+        incoming = []
+        pendingClose = .init(code: code, reason: reason)
+        closeFrameRequested = true
+        setCloseReason(code: code, reason: reason)
     }
 
     /// The WRITEABLE callback: writes exactly one queued message, or sends the pending close once the queue is
