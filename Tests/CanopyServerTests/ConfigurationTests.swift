@@ -432,6 +432,10 @@ import Yams
             loopback.service.host = host
             #expect(throws: Never.self) { try loopback.validate() }
         }
+        // Whichever layer sets the host.
+        let fromEnvironment = try load("", environment: ["CANOPY_SERVER_HOST": "0.0.0.0"])
+        #expect(fromEnvironment.service.host == "0.0.0.0")
+        #expect(throws: ConfigurationError.self) { try fromEnvironment.validate() }
         // Loading alone does not refuse it: the tokens may still come from --token.
         #expect(try load("server:\n  host: \"0.0.0.0\"").service.host == "0.0.0.0")
     }
