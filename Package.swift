@@ -5,7 +5,8 @@ let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
 let package = Package(
     name: "Canopy",
-    platforms: [.macOS(.v14)],
+    // macOS 15: swift-configuration's APIs are available from it.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
         .library(name: "CanopyProtocol", targets: ["CanopyProtocol"]),
@@ -19,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        // canopyd's settings: flags, CANOPY_* environment variables, config/canopyd.yaml, defaults, in one reader.
+        .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: ["YAML"]),
+        // Already needed by swift-configuration's YAML trait; read directly to check keys and report lines.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
@@ -36,6 +41,7 @@ let package = Package(
             dependencies: [
                 "CanopyCore", "CanopyProtocol", "CLibWebSockets", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         // The daemon: flags, example loading, signals. Thin: everything else is in CanopyServer.
@@ -73,7 +79,10 @@ let package = Package(
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
-        .testTarget(name: "CanopyServerTests", dependencies: ["CanopyServer", "CanopyCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CanopyServerTests",
+            dependencies: ["CanopyServer", "CanopyCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
         .testTarget(name: "CanopyLoadTests", dependencies: ["CanopyLoad", "CanopyServer", "CanopyCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

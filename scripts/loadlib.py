@@ -425,14 +425,14 @@ def run_canopy_load(canopy, daemon, extra_args, warmup, duration, slack, sample=
 
 
 def daemon_config(durability):
-    """A copy of config/canopyd.toml with another storage.durability ("fsync" or "none"), or None for the default."""
+    """A copy of config/canopyd.yaml with another storage.durability ("fsync" or "none"), or None for the default."""
     if durability in (None, "fsync"):
         return None
-    text = (ROOT / "config" / "canopyd.toml").read_text()
-    text, count = re.subn(r'(?m)^durability = "fsync"', f'durability = "{durability}"', text)
+    text = (ROOT / "config" / "canopyd.yaml").read_text()
+    text, count = re.subn(r'(?m)^(\s+)durability: "fsync"', f'\\1durability: "{durability}"', text)
     if count != 1:
-        sys.exit("config/canopyd.toml has no `durability = \"fsync\"` line to replace")
-    path = ARTIFACTS / f"canopyd-{durability}.toml"
+        sys.exit("config/canopyd.yaml has no `durability: \"fsync\"` line to replace")
+    path = ARTIFACTS / f"canopyd-{durability}.yaml"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path

@@ -7,23 +7,25 @@ import Logging
 
 /// canopyd: serves shared view trees over WebSockets (`/ws`) and the inspector (`/`) on one port.
 ///
-/// Settings come from built-in defaults, then the configuration file (`--config`, or `config/canopyd.toml` when it
-/// exists), then the flags below; see docs/server.md, "Configuration".
+/// Settings come from the flags below, then `CANOPY_*` environment variables, then the configuration file
+/// (`--config`, or `config/canopyd.yaml` when it exists), then the built-in defaults; see docs/server.md,
+/// "Configuration".
 @main
 struct Canopyd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "canopyd", abstract: "Serve shared SwiftUI-like view trees with incremental preferences.",
         discussion: """
             Settings are read from the configuration file (every setting, its default and range are in \
-            config/canopyd.toml); the flags override it.
+            config/canopyd.yaml), overridden by CANOPY_<SECTION>_<KEY> environment variables \
+            (e.g. CANOPY_SERVER_PORT), overridden by the flags.
             """)
 
     /// The file read when `--config` is not given, if it exists in the working directory.
-    static let defaultConfigFile = "config/canopyd.toml"
+    static let defaultConfigFile = "config/canopyd.yaml"
 
     @Option(
         help: ArgumentHelp(
-            "Configuration file (TOML). Default: config/canopyd.toml if it exists, else the built-in defaults.",
+            "Configuration file (YAML). Default: config/canopyd.yaml if it exists, else the built-in defaults.",
             valueName: "file"))
     var config: String?
 
@@ -88,34 +90,30 @@ struct Canopyd: ParsableCommand {
         }
     }
 
-    /// Defaults, then the file, then the flags; validated. Returns the configuration and where it came from.
+    /// Flags, then environment variables, then the file, then the defaults; validated. Returns the configuration and
+    /// where the file layer came from.
     func resolveConfiguration() throws -> (DaemonConfiguration, String) {
-        var configuration = DaemonConfiguration()
-        var source = "built-in defaults (no \(Canopyd.defaultConfigFile))"
         let file =
             config
             ?? (FileManager.default.fileExists(atPath: Canopyd.defaultConfigFile) ? Canopyd.defaultConfigFile : nil)
-        if let file {
-            configuration = try DaemonConfiguration.load(toml: try Canopyd.read(file), file: file)
-            source = file
+        var flags: [FlagValue] = []
+        if let host { flags.append(FlagValue("--host", "server.host", string: host)) }
+        if let port { flags.append(FlagValue("--port", "server.port", integer: port)) }
+        if let data { flags.append(FlagValue("--data", "storage.data", string: data)) }
+        if let web { flags.append(FlagValue("--web", "server.web", string: web)) }
+        if let examples { flags.append(FlagValue("--examples", "examples.directory", string: examples)) }
+        if !tokens.isEmpty { flags.append(FlagValue("--token", "auth.tokens", strings: tokens)) }
+        if let maxMessageBytes {
+            flags.append(FlagValue("--max-message-bytes", "limits.max_message_bytes", integer: maxMessageBytes))
         }
-        func override(_ flag: String, _ setting: String, _ value: TOMLValue?) throws(ConfigurationError) {
-            guard let value else { return }
-            do {
-                try configuration.set(setting, to: value)
-            } catch {
-                throw ConfigurationError(key: "--\(flag)", error.message)
-            }
-        }
-        try override("host", "server.host", host.map(TOMLValue.string))
-        try override("port", "server.port", port.map { .integer(Int64($0)) })
-        try override("data", "storage.data", data.map(TOMLValue.string))
-        try override("web", "server.web", web.map(TOMLValue.string))
-        try override("examples", "examples.directory", examples.map(TOMLValue.string))
-        try override("token", "auth.tokens", tokens.isEmpty ? nil : .array(tokens.map(TOMLValue.string)))
-        try override("max-message-bytes", "limits.max_message_bytes", maxMessageBytes.map { .integer(Int64($0)) })
-        try override("log-level", "log.level", logLevel.map(TOMLValue.string))
+        if let logLevel { flags.append(FlagValue("--log-level", "log.level", string: logLevel)) }
+        let sources = ConfigurationSources(file: file, environment: ProcessInfo.processInfo.environment, flags: flags)
+        let configuration = try sources.load()
         try configuration.validate()
+        var source = file ?? "built-in defaults (no \(Canopyd.defaultConfigFile))"
+        if !sources.environmentOverrides.isEmpty {
+            source += ", overridden by " + sources.environmentOverrides.joined(separator: ", ")
+        }
         return (configuration, source)
     }
 
@@ -240,19 +238,6 @@ struct Canopyd: ParsableCommand {
     }
 
     // MARK: Files
-
-    static func read(_ file: String) throws -> String {
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw StartError("configuration file \(file) does not exist")
-        }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw StartError("configuration file \(file) cannot be read")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw StartError("configuration file \(file) is not valid UTF-8")
-        }
-        return text
-    }
 
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false

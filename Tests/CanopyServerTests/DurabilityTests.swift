@@ -11,13 +11,13 @@ import Testing
     /// (40 snapshots) that the observer, which replays every diff in a debug build and can fall hundreds of versions
     /// behind on a busy machine, can always fetch what it had not yet received from `history`.
     static let config = """
-        [storage]
-        snapshot_every_batches = 100
-        keep_snapshots = 40
-        [examples]
-        directory = ""
-        [log]
-        level = "warning"
+        storage:
+          snapshot_every_batches: 100
+          keep_snapshots: 40
+        examples:
+          directory: ""
+        log:
+          level: "warning"
         """
 
     /// 20 rounds on one data folder: 4 writers pipeline edits (inserts, removes, moves, preference values) while an
@@ -150,7 +150,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = Self.config.replacingOccurrences(
-            of: "snapshot_every_batches = 100", with: "snapshot_every_batches = \(snapshotEvery)")
+            of: "snapshot_every_batches: 100", with: "snapshot_every_batches: \(snapshotEvery)")
         let first = try DaemonProcess(folder: folder, config: config)
         let alice = try first.client(name: "alice")
         #expect(try alice.request(["type": "createTree", "tree": "t"])["type"] == "created")
@@ -234,7 +234,7 @@ final class DaemonProcess {
     }
 
     static func arguments(_ folder: TemporaryFolder, _ config: String) throws -> [String] {
-        let file = folder.path + "/canopyd.toml"
+        let file = folder.path + "/canopyd.yaml"
         try config.write(toFile: file, atomically: true, encoding: .utf8)
         return ["--config", file, "--port", "0", "--data", folder.path + "/data"]
     }

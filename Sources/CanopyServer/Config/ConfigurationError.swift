@@ -13,7 +13,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         self.message = message
     }
 
-    /// `config/canopyd.toml:12: server.port: expected an integer in 0...65535, got 70000`.
+    /// `config/canopyd.yaml:12: server.port: expected an integer in 0...65535, got 70000`.
     public var description: String {
         var out = ""
         if let file {

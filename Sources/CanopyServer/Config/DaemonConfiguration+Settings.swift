@@ -1,37 +1,50 @@
+import Configuration
 import Logging
 
-/// Why a value cannot be used, without where (the caller adds file, line and key).
+/// Why a value cannot be used, without where (the caller adds the file and line, variable or flag).
 struct SettingProblem: Error {
     var message: String
     init(_ message: String) { self.message = message }
 }
 
-/// One setting of the file: where it lives, how a value is checked and stored, and how it reads back.
+/// One setting: where it lives in the file, the kind of value it takes, how a value is checked and stored, and how the
+/// current value reads back.
 struct Setting {
+    /// The kind of value, which decides the reader's accessor and the YAML values accepted.
+    enum Kind { case integer, number, boolean, string, strings }
+
     let section: String
     let key: String
-    let apply: (inout DaemonConfiguration, TOMLValue) throws(SettingProblem) -> Void
-    let read: (DaemonConfiguration) -> TOMLValue
+    let kind: Kind
+    /// What a valid value is, for messages ("an integer in 0...65535").
+    let expected: String
+    let apply: (inout DaemonConfiguration, ConfigContent) throws(SettingProblem) -> Void
+    let read: (DaemonConfiguration) -> ConfigContent
 
+    /// `server.port`: the key in the file and the reader.
     var name: String { section + "." + key }
+    /// `CANOPY_SERVER_PORT`: the environment variable that sets it.
+    var environmentName: String { "CANOPY_" + (section + "_" + key).uppercased() }
+    /// Tokens are secrets: the reader and the logs do not show them.
+    var isSecret: Bool { name == "auth.tokens" }
 }
 
 extension DaemonConfiguration {
-    /// Every setting, in the order of `config/canopyd.toml`.
+    /// Every setting, in the order of `config/canopyd.yaml`.
     static var settings: [Setting] {
         [
             .string("server", "host", \.service.host, allowEmpty: false),
             .integer("server", "port", \.service.port, 0...65535),
             Setting(
-                section: "server", key: "web",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                    let path = try stringValue(v)
+                section: "server", key: "web", kind: .string, expected: "a string",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                    let path = try stringValue(v, "a string")
                     c.service.webRoot = path.isEmpty ? nil : path
                 },
                 read: { .string($0.service.webRoot ?? "") }),
             Setting(
-                section: "server", key: "allowed_origins",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
+                section: "server", key: "allowed_origins", kind: .strings, expected: "a list of strings",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
                     let origins = try stringArray(v)
                     for (index, origin) in origins.enumerated() where !isOrigin(origin) {
                         throw SettingProblem(
@@ -40,13 +53,13 @@ extension DaemonConfiguration {
                     }
                     c.service.allowedOrigins = origins
                 },
-                read: { .array($0.service.allowedOrigins.map(TOMLValue.string)) }),
+                read: { .stringArray($0.service.allowedOrigins) }),
             .boolean("server", "security_headers", \.service.securityHeaders),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
             Setting(
-                section: "storage", key: "durability",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                    let text = try stringValue(v)
+                section: "storage", key: "durability", kind: .string, expected: "\"fsync\" or \"none\"",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                    let text = try stringValue(v, "\"fsync\" or \"none\"")
                     guard let durability = Durability(rawValue: text) else {
                         throw SettingProblem("expected \"fsync\" or \"none\", got \"\(text)\"")
                     }
@@ -63,29 +76,29 @@ extension DaemonConfiguration {
             .integer("limits", "max_nodes", \.hub.limits.maxNodes, 1...100_000_000),
             .integer("limits", "max_modifiers", \.hub.limits.maxModifiers, 0...65535),
             Setting(
-                section: "limits", key: "edits_per_second",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                    let range = 0.0...1_000_000.0
+                section: "limits", key: "edits_per_second", kind: .number,
+                expected: "a number in 0...1000000 (0 = unlimited)",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
                     let number: Double? =
                         switch v {
-                        case .float(let d): d
-                        case .integer(let n): Double(n)
+                        case .double(let d): d
+                        case .int(let n): Double(n)
                         default: nil
                         }
-                    guard let number, range.contains(number) else {
+                    guard let number, (0.0...1_000_000.0).contains(number) else {
                         throw SettingProblem("expected a number in 0...1000000 (0 = unlimited), got \(describe(v))")
                     }
                     c.hub.editsPerSecond = number
                 },
-                read: { .float($0.hub.editsPerSecond) }),
+                read: { .double($0.hub.editsPerSecond) }),
             .integer("timeouts", "ping_interval", \.service.pingIntervalSeconds, 1...65535),
             .integer("timeouts", "idle", \.service.idleTimeoutSeconds, 2...65535),
             .integer("timeouts", "close", \.service.closeTimeoutSeconds, 1...3600),
             .integer("timeouts", "drain", \.service.drainTimeoutSeconds, 0...3600),
             .integer("history", "diff_log_length", \.hub.diffLogLength, 0...1_000_000),
             Setting(
-                section: "auth", key: "tokens",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
+                section: "auth", key: "tokens", kind: .strings, expected: "a list of strings",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
                     let specs = try stringArray(v)
                     do throws(ConfigurationError) {
                         c.hub.tokens = try tokenGrants(specs)
@@ -93,15 +106,16 @@ extension DaemonConfiguration {
                         throw SettingProblem(error.message)
                     }
                 },
-                read: { .array($0.hub.tokens.map { .string(spec(of: $0)) }) }),
+                read: { .stringArray($0.hub.tokens.map(spec(of:))) }),
             .string("examples", "directory", \.examplesDirectory, allowEmpty: true),
             Setting(
-                section: "log", key: "level",
-                apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                    let names = Logger.Level.allCases.map(\.rawValue)
+                section: "log", key: "level", kind: .string,
+                expected: "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                    let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
                     guard case .string(let name) = v, let level = Logger.Level(rawValue: name) else {
                         let got = if case .string(let s) = v { "\"\(s)\"" } else { describe(v) }
-                        throw SettingProblem("expected one of \(names.joined(separator: ", ")), got \(got)")
+                        throw SettingProblem("expected one of \(names), got \(got)")
                     }
                     c.logLevel = level
                 },
@@ -109,11 +123,16 @@ extension DaemonConfiguration {
         ]
     }
 
-    /// The tables of the file, in order.
+    /// The sections of the file, in order.
     static var sectionNames: [String] {
         var names: [String] = []
         for setting in settings where !names.contains(setting.section) { names.append(setting.section) }
         return names
+    }
+
+    /// The setting called `name` (`server.port`), if there is one.
+    static func setting(named name: String) -> Setting? {
+        settings.first { $0.name == name }
     }
 
     /// `scheme://host[:port]` with scheme http or https and no path, or `*`.
@@ -130,72 +149,71 @@ extension DaemonConfiguration {
 
 extension Setting {
     static func integer(
-        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Int>, _ range: ClosedRange<Int>
+        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Int>,
+        _ range: ClosedRange<Int>
     ) -> Setting {
-        Setting(
-            section: section, key: key,
-            apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                guard case .integer(let n) = v, let value = Int(exactly: n), range.contains(value) else {
-                    throw SettingProblem("expected an integer in \(range), got \(describe(v))")
+        let expected = "an integer in \(range)"
+        return Setting(
+            section: section, key: key, kind: .integer, expected: expected,
+            apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                guard case .int(let value) = v, range.contains(value) else {
+                    throw SettingProblem("expected \(expected), got \(describe(v))")
                 }
                 c[keyPath: path] = value
             },
-            read: { .integer(Int64($0[keyPath: path])) })
+            read: { .int($0[keyPath: path]) })
     }
 
     static func string(
-        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, String>, allowEmpty: Bool
+        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, String>,
+        allowEmpty: Bool
     ) -> Setting {
-        Setting(
-            section: section, key: key,
-            apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                let value = try stringValue(v)
+        let expected = allowEmpty ? "a string" : "a non-empty string"
+        return Setting(
+            section: section, key: key, kind: .string, expected: expected,
+            apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                let value = try stringValue(v, expected)
                 if value.isEmpty && !allowEmpty { throw SettingProblem("expected a non-empty string") }
                 c[keyPath: path] = value
             },
             read: { .string($0[keyPath: path]) })
     }
 
-    static func boolean(_ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>) -> Setting
-    {
+    static func boolean(
+        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, Bool>
+    ) -> Setting {
         Setting(
-            section: section, key: key,
-            apply: { (c: inout DaemonConfiguration, v: TOMLValue) throws(SettingProblem) in
-                guard case .boolean(let value) = v else {
+            section: section, key: key, kind: .boolean, expected: "a boolean (true or false)",
+            apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                guard case .bool(let value) = v else {
                     throw SettingProblem("expected a boolean (true or false), got \(describe(v))")
                 }
                 c[keyPath: path] = value
             },
-            read: { .boolean($0[keyPath: path]) })
+            read: { .bool($0[keyPath: path]) })
     }
 }
 
-private func stringValue(_ v: TOMLValue) throws(SettingProblem) -> String {
-    guard case .string(let s) = v else { throw SettingProblem("expected a string, got \(describe(v))") }
+private func stringValue(_ v: ConfigContent, _ expected: String) throws(SettingProblem) -> String {
+    guard case .string(let s) = v else { throw SettingProblem("expected \(expected), got \(describe(v))") }
     return s
 }
 
-private func stringArray(_ v: TOMLValue) throws(SettingProblem) -> [String] {
-    guard case .array(let elements) = v else {
-        throw SettingProblem("expected an array of strings, got \(describe(v))")
+private func stringArray(_ v: ConfigContent) throws(SettingProblem) -> [String] {
+    guard case .stringArray(let strings) = v else {
+        throw SettingProblem("expected a list of strings, got \(describe(v))")
     }
-    var out: [String] = []
-    for (index, element) in elements.enumerated() {
-        guard case .string(let s) = element else {
-            throw SettingProblem("entry \(index + 1): expected a string, got \(describe(element))")
-        }
-        out.append(s)
-    }
-    return out
+    return strings
 }
 
 /// A wrong value for messages: numbers and booleans as written, other values by their kind (strings could be
 /// secrets).
-private func describe(_ v: TOMLValue) -> String {
+func describe(_ v: ConfigContent) -> String {
     switch v {
-    case .integer(let n): return "\(n)"
-    case .float(let d): return "\(d)"
-    case .boolean(let b): return "\(b)"
-    case .string, .array, .table: return v.kind
+    case .int(let n): "\(n)"
+    case .double(let d): "\(d)"
+    case .bool(let b): "\(b)"
+    case .string: "a string"
+    default: "a list"
     }
 }

@@ -1,11 +1,12 @@
+import Configuration
 import Logging
 
-/// Everything canopyd can be configured with, as the file `config/canopyd.toml` lays it out (see docs/server.md,
-/// "Configuration"): `init()` is the built-in defaults, `load(toml:file:)` applies a file on top of them, `set` one
-/// setting (a command-line flag), and `validate()` checks the result before a daemon starts with it.
+/// Everything canopyd can be configured with, as the file `config/canopyd.yaml` lays it out (see docs/server.md,
+/// "Configuration"): `init()` is the built-in defaults, `ConfigurationSources.load()` reads flags, environment
+/// variables and the file over them, and `validate()` checks the result before a daemon starts with it.
 ///
-/// Every setting is in `DaemonConfiguration.settings`: its section, key, how a TOML value is checked and stored,
-/// and how the current value reads back; loading, `set`, `validate()` and `==` all go through that one list.
+/// Every setting is in `DaemonConfiguration.settings`: its section, key, kind of value, how a value is checked and
+/// stored, and how the current value reads back; loading, `validate()`, `summary` and `==` all go through that list.
 public struct DaemonConfiguration: Sendable {
     /// Listening, HTTP and per-session limits. `webRoot` is the configured directory; canopyd serves it only if it
     /// exists.
@@ -23,7 +24,7 @@ public struct DaemonConfiguration: Sendable {
     public var examplesDirectory = "config/examples"
     public var logLevel: Logger.Level = .info
 
-    /// The built-in defaults (also what `config/canopyd.toml` says).
+    /// The built-in defaults (also what `config/canopyd.yaml` says).
     public init() {
         service = ServiceConfiguration()
         service.host = "127.0.0.1"
@@ -32,83 +33,12 @@ public struct DaemonConfiguration: Sendable {
         hub = HubConfiguration()
     }
 
-    /// The defaults with `text` (the contents of `file`, which is named in errors) applied. Unknown tables and
-    /// keys, values of the wrong type and values out of range are errors naming the file, the line and the
-    /// setting. Settings the file leaves out keep their defaults.
-    ///
-    /// The rule that a non-loopback bind needs tokens is left to `validate()`, since tokens may come from the
-    /// command line.
-    public static func load(toml text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
-        let root: TOMLTable
-        do {
-            root = try TOML.parse(text)
-        } catch {
-            throw ConfigurationError(file: file, line: error.line, error.message)
-        }
-        var configuration = DaemonConfiguration()
-        let settings = Self.settings
-        let sections = Self.sectionNames
-        for sectionName in root.keys {
-            let line = root.line(of: sectionName)
-            guard case .table(let section)? = root[sectionName] else {
-                throw ConfigurationError(
-                    file: file, line: line, key: displayKey(sectionName),
-                    "settings go under a table header such as [server] (tables: \(sections.joined(separator: ", ")))")
-            }
-            guard sections.contains(sectionName) else {
-                throw ConfigurationError(
-                    file: file, line: line,
-                    "unknown table [\(displayKey(sectionName))] (tables: \(sections.joined(separator: ", ")))")
-            }
-            let keys = settings.filter { $0.section == sectionName }.map(\.key)
-            for key in section.keys {
-                let name = sectionName + "." + displayKey(key)
-                guard let setting = settings.first(where: { $0.section == sectionName && $0.key == key }) else {
-                    let known = "keys of [\(sectionName)]: \(keys.joined(separator: ", "))"
-                    if case .table? = section[key] {
-                        throw ConfigurationError(
-                            file: file, line: section.line(of: key), "unknown table [\(name)] (\(known))")
-                    }
-                    throw ConfigurationError(
-                        file: file, line: section.line(of: key), key: name, "unknown key (\(known))")
-                }
-                do {
-                    try setting.apply(&configuration, section[key]!)
-                } catch {
-                    throw ConfigurationError(file: file, line: section.line(of: key), key: name, error.message)
-                }
-            }
-        }
-        do {
-            try configuration.checkTimeouts()
-        } catch {
-            var line: Int? = nil
-            if case .table(let timeouts)? = root["timeouts"] {
-                line = timeouts.line(of: "idle") ?? timeouts.line(of: "ping_interval")
-            }
-            throw ConfigurationError(file: file, line: line, key: error.key, error.message)
-        }
-        return configuration
-    }
-
-    /// Sets one setting by its name in the file (`server.port`), with the same checks as `load`.
-    public mutating func set(_ name: String, to value: TOMLValue) throws(ConfigurationError) {
-        guard let setting = Self.settings.first(where: { $0.name == name }) else {
-            throw ConfigurationError(key: name, "no such setting")
-        }
-        do {
-            try setting.apply(&self, value)
-        } catch {
-            throw ConfigurationError(key: name, error.message)
-        }
-    }
-
     /// Throws if any setting is out of range, `timeouts.idle` does not exceed `timeouts.ping_interval`, or the
     /// daemon would bind a non-loopback address without tokens.
     public func validate() throws(ConfigurationError) {
         for setting in Self.settings {
             var scratch = self
-            do {
+            do throws(SettingProblem) {
                 try setting.apply(&scratch, setting.read(self))
             } catch {
                 throw ConfigurationError(key: setting.name, error.message)
@@ -118,11 +48,11 @@ public struct DaemonConfiguration: Sendable {
         if !service.isLoopback && hub.tokens.isEmpty {
             throw ConfigurationError(
                 "refusing to bind \(service.host) without tokens: only loopback addresses may run without "
-                    + "[auth] tokens (or --token)")
+                    + "auth.tokens (or --token, or CANOPY_AUTH_TOKENS)")
         }
     }
 
-    private func checkTimeouts() throws(ConfigurationError) {
+    func checkTimeouts() throws(ConfigurationError) {
         if service.idleTimeoutSeconds <= service.pingIntervalSeconds {
             throw ConfigurationError(
                 key: "timeouts.idle",
@@ -170,15 +100,41 @@ public struct DaemonConfiguration: Sendable {
         return grants
     }
 
-    /// Every setting as `name = value` in TOML syntax, in file order, for logging; tokens are replaced by their
+    /// Every setting as `name = value` (strings quoted), in file order, for logging; tokens are replaced by their
     /// roles (`["***:admin"]`).
     public var summary: [String] {
         Self.settings.map { setting in
             var value = setting.read(self)
-            if setting.name == "auth.tokens" {
-                value = .array(hub.tokens.map { .string("***:" + $0.role.rawValue) })
+            if setting.isSecret {
+                value = .stringArray(hub.tokens.map { "***:" + $0.role.rawValue })
             }
-            return "\(setting.name) = \(value.tomlText)"
+            return "\(setting.name) = \(Self.text(of: value))"
+        }
+    }
+
+    /// A value as written in the summary: JSON-like, floats always with a fraction.
+    static func text(of value: ConfigContent) -> String {
+        func quoted(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        return switch value {
+        case .string(let s): quoted(s)
+        case .int(let n): "\(n)"
+        case .double(let d): "\(d)"
+        case .bool(let b): "\(b)"
+        case .stringArray(let a): "[" + a.map(quoted).joined(separator: ", ") + "]"
+        default: "\(value)"
         }
     }
 
