@@ -37,6 +37,7 @@ import Yams
         #expect(c.service.port == 7700)
         #expect(c.service.webRoot == "web")
         #expect(c.service.allowedOrigins == [])
+        #expect(c.service.allowedHosts == [])
         #expect(c.service.securityHeaders)
         #expect(c.service.maxMessageBytes == 1 << 20)
         #expect(c.service.maxQueueBytes == 16 << 20)
@@ -91,6 +92,7 @@ import Yams
               port: 0
               web: ""
               allowed_origins: ["https://tools.example.com:8443", "*"]
+              allowed_hosts: ["canopy.example.com:7700"]
               security_headers: false
             storage:
               data: /var/lib/canopy
@@ -126,6 +128,7 @@ import Yams
         #expect(c.service.port == 0)
         #expect(c.service.webRoot == nil)
         #expect(c.service.allowedOrigins == ["https://tools.example.com:8443", "*"])
+        #expect(c.service.allowedHosts == ["canopy.example.com:7700"])
         #expect(c.service.securityHeaders == false)
         #expect(c.dataDirectory == "/var/lib/canopy")
         #expect(c.durability == .none)
@@ -185,6 +188,11 @@ import Yams
         (
             "server:\n  allowed_origins: \"*\"",
             "test.yaml:2: server.allowed_origins: expected a list of strings, got a string"
+        ),
+        (
+            "server:\n  allowed_hosts: [\"http://canopy.example\"]",
+            "test.yaml:2: server.allowed_hosts: entry 1: expected a host name as a Host header gives it, such as "
+                + "\"canopy.example.com\" or \"canopy.example.com:7700\", got \"http://canopy.example\""
         ),
         (
             "server:\n  allowed_origins: [\"*\", 3]",
@@ -266,7 +274,7 @@ import Yams
     @Test func rejectsUnknownSectionsKeysAndRepeats() {
         #expect(
             rejection("server:\n  port: 1\n  prot: 2\n")?.description
-                == "test.yaml:3: server.prot: unknown key (keys of server: host, port, web, allowed_origins, security_headers)"
+                == "test.yaml:3: server.prot: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
         )
         #expect(
             rejection("\nserve:\n  port: 1\n")?.description
@@ -274,13 +282,13 @@ import Yams
         )
         #expect(
             rejection("server:\n  tls:\n    cert: x\n")?.description
-                == "test.yaml:2: server.tls: unknown key (keys of server: host, port, web, allowed_origins, security_headers)"
+                == "test.yaml:2: server.tls: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
         )
         #expect(
             rejection("port: 7700\n")?.description == "test.yaml:1: port: settings go under their section (server:)")
         #expect(
             rejection("server: 7700\n")?.description
-                == "test.yaml:1: server: expected a mapping (keys of server: host, port, web, allowed_origins, security_headers)"
+                == "test.yaml:1: server: expected a mapping (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
         )
         #expect(
             rejection("server:\n  port: 1\n  port: 2\n")?.description

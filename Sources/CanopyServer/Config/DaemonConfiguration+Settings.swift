@@ -54,6 +54,18 @@ extension DaemonConfiguration {
                     c.service.allowedOrigins = origins
                 },
                 read: { .stringArray($0.service.allowedOrigins) }),
+            Setting(
+                section: "server", key: "allowed_hosts", kind: .strings, expected: "a list of strings",
+                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                    let hosts = try stringArray(v)
+                    for (index, host) in hosts.enumerated() where !isHostName(host) {
+                        throw SettingProblem(
+                            "entry \(index + 1): expected a host name as a Host header gives it, such as "
+                                + "\"canopy.example.com\" or \"canopy.example.com:7700\", got \"\(host)\"")
+                    }
+                    c.service.allowedHosts = hosts
+                },
+                read: { .stringArray($0.service.allowedHosts) }),
             .boolean("server", "security_headers", \.service.securityHeaders),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
             Setting(
@@ -144,6 +156,11 @@ extension DaemonConfiguration {
             return !authority.isEmpty && !authority.contains("/") && !authority.contains(where: \.isWhitespace)
         }
         return false
+    }
+
+    /// A `Host` header's value: a name or address with an optional port, no scheme, path or spaces.
+    static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains("/") && !text.contains(where: \.isWhitespace)
     }
 }
 
