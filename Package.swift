@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
         .library(name: "CanopyProtocol", targets: ["CanopyProtocol"]),
+        .library(name: "CanopyClient", targets: ["CanopyClient"]),
         .library(name: "CanopyServer", targets: ["CanopyServer"]),
         .executable(name: "canopyd", targets: ["canopyd"]),
         .executable(name: "canopy", targets: ["canopy"]),
@@ -31,15 +32,29 @@ let package = Package(
         .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
-        // C libraries, each a modulemap and one shim header; only CanopyServer imports them.
+        // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // The daemon's library: JSON bridge over json-c, the libwebsockets service loop and client, protocol, configuration,
-        // and the durable store on SQLite.
+        // Small pieces the edge modules share: a lock, the monotonic clock, small files, Prometheus text.
+        .target(name: "CanopySupport", swiftSettings: strict),
+        // The WebSocket transport on libwebsockets (the only importer of CLibWebSockets): the server's ServiceLoop
+        // (sessions, HTTP checks, routes it is given) and the client's ClientLoop.
+        .target(
+            name: "CanopyWebSocket",
+            dependencies: [
+                "CLibWebSockets", "CanopyCore", "CanopySupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The durable store on SQLite (the only importer of CSQLite): snapshots and diff log, group commit.
+        .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopySupport"], swiftSettings: strict),
+        // A client library for Swift apps: one blocking connection to canopyd (BlockingClient).
+        .target(name: "CanopyClient", dependencies: ["CanopyWebSocket", "CanopyCore"], swiftSettings: strict),
+        // The daemon's library: the builder, configuration, HTTP routes, and the runner of the protocol machine
+        // between the transport and the store.
         .target(
             name: "CanopyServer",
             dependencies: [
-                "CanopyCore", "CanopyProtocol", "CLibWebSockets", "CSQLite",
+                "CanopyCore", "CanopyProtocol", "CanopySupport", "CanopyWebSocket", "CanopyStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"), .product(name: "Yams", package: "Yams"),
             ],
@@ -56,13 +71,16 @@ let package = Package(
         // edits, latencies in HdrHistograms. A library so its tests can run it against an in-process daemon.
         .target(
             name: "CanopyLoad",
-            dependencies: ["CanopyServer", "CanopyCore", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "CanopyClient", "CanopyWebSocket", "CanopySupport", "CanopyCore",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: strict),
         // The CLI client: ls, create, import, watch, edit, probe, history, load.
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyServer", "CanopyCore", "CanopyLoad",
+                "CanopyClient", "CanopyCore", "CanopyLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -71,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "canopy-redis-load",
             dependencies: [
-                "CanopyLoad", "CanopyServer", "CanopyCore",
+                "CanopyLoad", "CanopySupport", "CanopyCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -81,9 +99,15 @@ let package = Package(
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyServerTests",
-            dependencies: ["CanopyServer", "CanopyCore", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
+                "CLibWebSockets", .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict),
-        .testTarget(name: "CanopyLoadTests", dependencies: ["CanopyLoad", "CanopyServer", "CanopyCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CanopyLoadTests",
+            dependencies: ["CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

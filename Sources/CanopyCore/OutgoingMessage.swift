@@ -1,3 +1,7 @@
+/// Identifies one WebSocket connection for its whole life (shown to clients as `s<N>`): the transport's and the
+/// protocol's name for a session.
+public typealias SessionID = UInt64
+
 /// An encoded outgoing message, shared by every session it is queued to (serialize once, send many).
 ///
 /// The payload sits behind `headroom` spare bytes where a transport can put its frame header in place, so a message

@@ -1,5 +1,6 @@
 import CanopyCore
-import CanopyServer
+import CanopyWebSocket
+import CanopyClient
 
 /// The load tool's own blocking session for setup and teardown: creating the scratch trees (in pipelined batches),
 /// reading an existing tree's snapshot, deleting the trees at the end.

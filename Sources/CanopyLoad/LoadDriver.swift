@@ -1,5 +1,6 @@
 import CanopyCore
-import CanopyServer
+import CanopySupport
+import CanopyWebSocket
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import CanopyCore
-import CanopyServer
 import Foundation
+import CanopySupport
+import CanopyWebSocket
 
 /// One `canopy load` run from start to end: creates the scratch trees (or reads the existing one), drives the
 /// connections on a `ClientLoop` on the calling thread until the window and its drain are over, deletes the scratch

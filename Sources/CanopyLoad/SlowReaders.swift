@@ -1,6 +1,7 @@
 import CanopyCore
-import CanopyServer
 import Foundation
+import CanopySupport
+import CanopyWebSocket
 
 /// The `--slow` subscribers: they read for a tenth of each second only, so the daemon's queue for them grows and,
 /// under enough load, it closes them with 1008; they then reconnect and resubscribe with `since` (the resync path).

@@ -1,8 +1,5 @@
 import CanopyCore
 
-/// Identifies one WebSocket connection for its whole life (shown to clients as `s<N>`).
-public typealias SessionID = UInt64
-
 /// What the protocol machine asks its runner to do, in order. The runner performs each and feeds the outcome back
 /// as an input (`committed`, `commitFailed`, `snapshotWritten`, `historyRead`).
 public enum ProtocolAction: Sendable {

@@ -95,14 +95,8 @@ extension ProtocolMachine {
             if !session.isReady { awaitingHello -= 1 }
             session.phase = .ready
         }
-        var out: [ProtocolAction] = []
-        for id in session.subscriptions.sorted() where !session.sees(id) {
-            session.subscriptions.remove(id)
-            channels[id]?.unsubscribe(s)
-            out.append(send(s, ["type": "unsubscribed", "tree": .string(id)], rid: nil))
-            presenceDue.insert(id)
-        }
         sessions[s] = session
+        let out = endUnseenSubscriptions(s)
         let welcome: JSON = [
             "type": "welcome", "session": .string(Session.name(s)), "server": .string(configuration.serverName),
             "protocol": 1, "role": .string(session.role.rawValue),

@@ -9,7 +9,7 @@ import CanopyCore
 /// by its `committed` input. Reads (snapshots, probes) see the tree as applied, which may be a few milliseconds
 /// ahead of the disk (docs/storage.md). Without a store everything is released at once.
 public struct ProtocolMachine {
-    public let configuration: HubConfiguration
+    public internal(set) var configuration: HubConfiguration
     /// Whether a store makes writes durable (the runner answers `persist`, `writeSnapshot` and `readHistory`).
     public let durable: Bool
     var sessions: [SessionID: Session] = [:]

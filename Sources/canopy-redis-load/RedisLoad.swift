@@ -1,7 +1,6 @@
 import ArgumentParser
 import CanopyCore
 import CanopyLoad
-import CanopyServer
 import Foundation
 
 /// `canopy-redis-load`: the same open-loop fan-out as `canopy load`, against Redis pub/sub, as an anchor.

@@ -1,5 +1,5 @@
-import CanopyServer
 import Glibc
+import CanopySupport
 
 /// Monotonic time and this process's CPU time.
 enum Clock {

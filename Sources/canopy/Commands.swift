@@ -1,6 +1,5 @@
 import ArgumentParser
 import CanopyCore
-import CanopyServer
 import Foundation
 
 extension Canopy {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import CanopyCore
-import CanopyServer
 import Foundation
+import CanopyWebSocket
+import CanopyClient
 
 /// Options every command takes: where the daemon is and how to authenticate.
 struct ConnectionOptions: ParsableArguments {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CanopyCore
 import CanopyLoad
-import CanopyServer
 import Foundation
 
 extension Canopy {

@@ -4,6 +4,8 @@ import CanopyServer
 import Dispatch
 import Foundation
 import Logging
+import CanopyWebSocket
+import CanopyStore
 
 /// canopyd: serves shared view trees over WebSockets (`/ws`) and the inspector (`/`) on one port.
 ///
@@ -75,8 +77,9 @@ struct Canopyd: ParsableCommand {
     func run() throws {
         let configuration: DaemonConfiguration
         let source: String
+        let sources: ConfigurationSources
         do {
-            (configuration, source) = try resolveConfiguration()
+            (configuration, source, sources) = try resolveConfiguration()
         } catch {
             // No configured level yet: the flag's if it is valid, else info.
             let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -84,15 +87,15 @@ struct Canopyd: ParsableCommand {
         }
         let logger = Canopyd.startLogging(level: configuration.logLevel)
         do {
-            try serve(configuration, source: source, logger: logger)
+            try serve(configuration, source: source, sources: sources, logger: logger)
         } catch {
             throw Canopyd.fail(logger, error)
         }
     }
 
-    /// Flags, then environment variables, then the file, then the defaults; validated. Returns the configuration and
-    /// where the file layer came from.
-    func resolveConfiguration() throws -> (DaemonConfiguration, String) {
+    /// Flags, then environment variables, then the file, then the defaults; validated. Returns the configuration,
+    /// where the file layer came from, and the sources (SIGHUP reads them again).
+    func resolveConfiguration() throws -> (DaemonConfiguration, String, ConfigurationSources) {
         let file =
             config
             ?? (FileManager.default.fileExists(atPath: Canopyd.defaultConfigFile) ? Canopyd.defaultConfigFile : nil)
@@ -114,101 +117,55 @@ struct Canopyd: ParsableCommand {
         if !sources.environmentOverrides.isEmpty {
             source += ", overridden by " + sources.environmentOverrides.joined(separator: ", ")
         }
-        return (configuration, source)
+        return (configuration, source, sources)
     }
 
-    func serve(_ configuration: DaemonConfiguration, source: String, logger: Logger) throws {
+    func serve(
+        _ configuration: DaemonConfiguration, source: String, sources: ConfigurationSources, logger: Logger
+    ) throws {
         logger.info("configuration: \(source)")
         for line in configuration.summary { logger.debug("\(line)") }
-        let dataDirectory = try Canopyd.prepareDataDirectory(configuration.dataDirectory)
-
-        // The store: a corrupt or unreadable one stops the start here, naming its file.
-        var options = StoreOptions(directory: dataDirectory)
-        options.durability = configuration.durability
-        options.keepSnapshots = configuration.keepSnapshots
-        let firstStart = !FileManager.default.fileExists(atPath: TreeStore.databasePath(in: dataDirectory))
-        let started = Date()
-        let store = try TreeStore(options: options)
-        let stored = try store.load()
-        var hubConfiguration = configuration.hub
-        hubConfiguration.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
-        let hub = ProtocolRunner(configuration: hubConfiguration, store: store)
-        hub.logger = logger
-        do {
-            try hub.restore(stored)
-        } catch {
-            throw StartError("\(store.path): \(error.message)")
-        }
-        let restored = stored.map(\.id).sorted()
-        Canopyd.returnFreedMemory()
-        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        logger.info(
-            "store \(store.path) (durability \(configuration.durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms"
-        )
-
-        var service = configuration.service
-        if let web = service.webRoot, !Canopyd.isDirectory(web) {
-            logger.notice("web directory \(web) not found: serving only /healthz")
-            service.webRoot = nil
-        }
-        // Served at /examples/ for the inspector's import (an empty index when the directory is missing).
-        service.examplesRoot = configuration.examplesDirectory.isEmpty ? nil : configuration.examplesDirectory
-        let loop = try ServiceLoop(configuration: service, handler: hub)
-        loop.logger = logger
-        hub.attach { job in loop.post(job) }
-
-        // Examples fill a daemon at its first start only (a new data directory); later, `canopy import` adds them.
-        let examples = configuration.examplesDirectory
-        var loaded: [String] = []
-        if firstStart && !examples.isEmpty {
-            if Canopyd.isDirectory(examples) {
-                loaded = try Canopyd.loadExamples(from: examples, into: hub)
-            } else {
-                logger.warning("examples directory \(examples) not found: no example trees loaded")
-            }
-            logger.info("\(loaded.count) example trees loaded from \(examples)")
-        }
+        let daemon = try Daemon(configuration: configuration, logger: logger)
+        let service = configuration.service
         let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
         let tokens = configuration.hub.tokens.count
         let access =
             tokens == 0 ? "without tokens (every session is admin)" : "with \(tokens) token\(tokens == 1 ? "" : "s")"
-        logger.info("listening on \(shown):\(loop.port) \(access)")
+        logger.info("listening on \(shown):\(daemon.port) \(access)")
 
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                logger.info("signal \(sig): stopping")
-                loop.stop()
+        // SIGINT/SIGTERM stop (close 1001, drain); SIGHUP re-reads the tokens and the edit rate (docs/server.md).
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_IGN) }
+        var handlers: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            let handler = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            handler.setEventHandler {
+                guard sig == SIGHUP else {
+                    logger.info("signal \(sig): stopping")
+                    daemon.stop()
+                    return
+                }
+                do {
+                    let settings = try sources.reloadableSettings()
+                    logger.info("SIGHUP: reloading tokens and edit rate from \(sources.file ?? "flags and environment")")
+                    daemon.reload(settings)
+                } catch {
+                    logger.error("SIGHUP: not reloaded, the running settings stay: \(error)")
+                }
             }
-            source.resume()
-            sources.append(source)
+            handler.resume()
+            handlers.append(handler)
         }
-        let all = (restored + loaded).sorted()
+        let all = (daemon.restoredTrees + daemon.loadedExamples).sorted()
         print(
-            "canopyd: \(all.count) trees (\(restored.count) restored from \(store.path), \(loaded.count) examples loaded): "
-                + all.joined(separator: ", "))
-        print("canopyd: inspector http://\(shown):\(loop.port)/  WebSocket ws://\(shown):\(loop.port)/ws")
+            "canopyd: \(all.count) trees (\(daemon.restoredTrees.count) restored from \(daemon.store?.path ?? "no store"), "
+                + "\(daemon.loadedExamples.count) examples loaded): " + all.joined(separator: ", "))
+        print("canopyd: inspector http://\(shown):\(daemon.port)/  WebSocket ws://\(shown):\(daemon.port)/ws")
         fflush(nil)  // flushes every output stream (stdout is not concurrency-safe to name in Swift 6)
-        loop.run()
-        for source in sources { source.cancel() }
-        store.close()  // commits what is still queued
-        let (commits, writes) = store.statistics
-        logger.info("store closed: \(writes) writes in \(commits) commits this run")
+        daemon.run()
+        for handler in handlers { handler.cancel() }
         logger.info("stopped")
         print("canopyd: stopped")
         fflush(nil)
-    }
-
-    /// Gives the memory that parsing the snapshots took back to the system (glibc's `malloc_trim`, looked up at run
-    /// time: it is not in the C module Swift imports). Restoring a 1M-node tree otherwise leaves the process at the
-    /// parser's high-water mark.
-    static func returnFreedMemory() {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
-        let trim = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        _ = trim(0)
     }
 
     // MARK: Logging and errors
@@ -229,74 +186,5 @@ struct Canopyd: ParsableCommand {
         let message: Logger.Message = "\(error)"
         logger.log(level: logger.logLevel > .error ? .critical : .error, message)
         return ExitCode.failure
-    }
-
-    /// A start-up failure that is not a configuration value (files, directories, examples).
-    struct StartError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    // MARK: Files
-
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    /// Creates `path` (with its parents) if needed and checks that it is a writable directory; returns its
-    /// absolute path.
-    static func prepareDataDirectory(_ path: String) throws -> String {
-        // mkdir -p by hand: Foundation's error for a failed createDirectory does not say which part failed or why.
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                let reason = String(cString: strerror(errno))
-                throw StartError("cannot create the data directory \(path): \(prefix): \(reason)")
-            }
-            prefix += "/"
-        }
-        guard isDirectory(path) else { throw StartError("data directory \(path) exists and is not a directory") }
-        guard access(path, W_OK | X_OK) == 0 else {
-            throw StartError("data directory \(path) is not writable: \(String(cString: strerror(errno)))")
-        }
-        return URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
-    /// The POSIX reason of a Foundation file error when it has one, else its description.
-    static func reason(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return ns.localizedDescription
-    }
-
-    /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
-    /// stops the start with its file name.
-    static func loadExamples(from directory: String, into hub: ProtocolRunner) throws -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw StartError("cannot list the examples directory \(directory): \(Canopyd.reason(error))")
-        }
-        var loaded: [String] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let path = directory + "/" + name
-            do {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CanopyError(.badJSON, "cannot read the file")
-                }
-                guard let body = try JSONParser.parse(bytes: data).object else {
-                    throw CanopyError(.badMessage, "an example is a createTree body (a JSON object)")
-                }
-                loaded.append(try hub.createTree(body: body))
-            } catch let error as CanopyError {
-                throw StartError("example \(path): \(error)")
-            }
-        }
-        return loaded
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import CanopyLoad
+@testable import CanopyWebSocket
 
 #if canImport(Glibc)
     import Glibc
@@ -118,30 +119,25 @@ import Testing
     }
 }
 
-/// A daemon without a store on an ephemeral loopback port, serviced on its own thread.
+/// A daemon without a store (built by `Daemon`, as canopyd builds one) on an ephemeral loopback port, serviced on its
+/// own thread.
 final class InProcessDaemon: Sendable {
-    let loop: ServiceLoop
-    private let finished = DispatchSemaphore(value: 0)
+    let daemon: Daemon
 
     init() throws {
-        var service = ServiceConfiguration()
-        service.port = 0
-        service.drainTimeoutSeconds = 0
-        var hub = HubConfiguration()
-        hub.catchUpMaxBytes = service.maxQueueBytes / 2
-        loop = try ServiceLoop(configuration: service, handler: ProtocolRunner(configuration: hub))
-        Thread { [loop, finished] in
-            loop.run()
-            finished.signal()
-        }.start()
+        var c = DaemonConfiguration()
+        c.service.port = 0
+        c.service.drainTimeoutSeconds = 0
+        c.webRoot = nil
+        c.examplesDirectory = ""
+        daemon = try Daemon(configuration: c, storage: .none)
+        daemon.start()
     }
 
-    var url: WebSocketURL { WebSocketURL(host: "127.0.0.1", port: loop.port) }
+    var loop: ServiceLoop { daemon.loop }
+    var url: WebSocketURL { WebSocketURL(host: "127.0.0.1", port: daemon.port) }
 
-    func stop() {
-        loop.stop()
-        _ = finished.wait(timeout: .now() + 10)
-    }
+    func stop() { daemon.stopAndWait() }
 
     /// `GET /metrics`, as sample name (with labels) → value.
     func metrics() throws -> [String: Double] {

@@ -158,3 +158,37 @@ import Testing
         #expect(h.machine.counters.editsDuplicate == 10)
     }
 }
+
+/// Tokens and the edit rate reload while running (SIGHUP).
+@Suite struct ReloadTests {
+    @Test func aReloadRevokesNarrowsAndKeepsSessionsByTheirTokens() {
+        var h = MachineHarness(durable: false) {
+            $0.tokens = [
+                TokenGrant(token: "a", role: .admin), TokenGrant(token: "b", role: .editor),
+                TokenGrant(token: "c", role: .viewer),
+            ]
+        }
+        for (s, token) in [(1, "a"), (2, "b"), (3, "c")] as [(SessionID, String)] {
+            h.open(s)
+            _ = h.send(s, ["type": "hello", "token": .string(token)])
+        }
+        _ = h.send(1, ["type": "createTree", "tree": "one"])
+        _ = h.send(1, ["type": "createTree", "tree": "two"])
+        _ = h.send(2, ["type": "subscribe", "tree": "one"])
+        _ = h.send(2, ["type": "subscribe", "tree": "two"])
+        let reloaded = Actions(
+            h.machine.reload(
+                tokens: [TokenGrant(token: "a", role: .admin), TokenGrant(token: "b", role: .viewer, trees: ["two"])],
+                editsPerSecond: 3, now: h.now))
+        // c is gone: its session is closed; b keeps only what its new pattern covers, as a viewer.
+        #expect(reloaded.closes.map(\.0) == [3])
+        #expect(reloaded.to(2) == [["type": "unsubscribed", "tree": "one"]])
+        let edit: JSON = ["type": "edit", "tree": "two", "ops": [["op": "setProps", "node": "root", "props": ["x": 1]]]]
+        #expect(h.send(2, edit).to(2).first?["code"] == "forbidden")
+        #expect(h.machine.configuration.editsPerSecond == 3)
+        // Turning tokens off needs a restart.
+        let off = Actions(h.machine.reload(tokens: [], editsPerSecond: 0, now: h.now))
+        #expect(off.closes.isEmpty)
+        #expect(h.machine.configuration.tokens.count == 2)
+    }
+}

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
+import CanopyClient
 
 /// The libwebsockets client side (`ClientLoop`, `BlockingClient`, `WebSocketURL`) against a real service loop on
 /// port 0 (the echo/fan-out/close handler of ServiceLoopTests).

@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
+@testable import CanopyStore
 
 #if canImport(Glibc)
     import Glibc
@@ -964,32 +966,22 @@ import Testing
 
 // MARK: - Harness
 
-/// A daemon (a `Hub` behind a `ServiceLoop`) on an ephemeral loopback port, serviced on its own thread. Stopping
-/// drops the connections at once (no drain), so a test never waits for clients that stopped reading.
+/// A daemon without a store, built as canopyd builds one (`Daemon`), on an ephemeral loopback port and serviced on its
+/// own thread. Stopping drops the connections at once (no drain), so a test never waits for clients that stopped
+/// reading.
 final class DaemonUnderTest: Sendable {
-    let loop: ServiceLoop
-    private let finished = DispatchSemaphore(value: 0)
+    let daemon: Daemon
 
     init(
         hub configureHub: (inout HubConfiguration) -> Void = { _ in },
         service configureService: (inout ServiceConfiguration) -> Void = { _ in }
     ) throws {
-        var hubConfiguration = HubConfiguration()
-        configureHub(&hubConfiguration)
-        var service = ServiceConfiguration()
-        service.port = 0
-        service.drainTimeoutSeconds = 0
-        configureService(&service)
-        hubConfiguration.catchUpMaxBytes = service.maxQueueBytes / 2  // as canopyd sets it
-        loop = try ServiceLoop(configuration: service, handler: ProtocolRunner(configuration: hubConfiguration))
-        let thread = Thread { [loop, finished] in
-            loop.run()
-            finished.signal()
-        }
-        thread.start()
+        daemon = try Daemon(configuration: .forTests(hub: configureHub, service: configureService), storage: .none)
+        daemon.start()
     }
 
-    var port: Int { loop.port }
+    var loop: ServiceLoop { daemon.loop }
+    var port: Int { daemon.port }
 
     /// A new session; with `name`, it says hello first (and learns its session name).
     func connect(as name: String? = nil) throws -> DaemonClient {
@@ -1001,9 +993,23 @@ final class DaemonUnderTest: Sendable {
         return client
     }
 
-    func stop() {
-        loop.stop()
-        _ = finished.wait(timeout: .now() + 10)
+    func stop() { daemon.stopAndWait() }
+}
+
+extension DaemonConfiguration {
+    /// An in-process test daemon's settings: port 0, no drain, no files, no examples; then the test's changes.
+    static func forTests(
+        hub configureHub: (inout HubConfiguration) -> Void = { _ in },
+        service configureService: (inout ServiceConfiguration) -> Void = { _ in }
+    ) -> DaemonConfiguration {
+        var c = DaemonConfiguration()
+        c.service.port = 0
+        c.service.drainTimeoutSeconds = 0
+        c.webRoot = nil
+        c.examplesDirectory = ""
+        configureHub(&c.hub)
+        configureService(&c.service)
+        return c
     }
 }
 

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
+import CanopyClient
 
 /// The built `canopyd` as a process on a data folder: killed with SIGKILL at random moments while writers edit,
 /// restarted, and checked against what was acknowledged before the kill.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
 
 /// Drives a `Hub` the way the service loop does, and decodes what it sends.
 final class HubHarness {

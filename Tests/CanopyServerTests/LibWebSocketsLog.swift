@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+@testable import CanopyWebSocket
 
 /// libwebsockets' log lines during the tests: printed as lws prints them (to stderr, with its time stamp), except
 /// while a test provokes a failure lws reports on its own ("ERROR on binding …"), which would read as a fault.

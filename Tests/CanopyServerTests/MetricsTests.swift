@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
+@testable import CanopySupport
 
 /// `GET /metrics` against a daemon in-process: after a known sequence of sessions and edits every counter shows exactly
 /// what happened, the exposition parses as Prometheus text format 0.0.4, slow readers and failed hellos are counted by
@@ -120,7 +122,7 @@ import Testing
                 try client.request(Fixture.edit("t", seq: .int(Int64(round)), [Fixture.setS("a", round)]))["type"]
                     == "diff")
         }
-        let metrics = try Exposition(try #require(try TestHTTP.get(port: daemon.loop.port, path: "/metrics")).text)
+        let metrics = try Exposition(try #require(try TestHTTP.get(port: daemon.daemon.port, path: "/metrics")).text)
         #expect(metrics["canopy_edits_total{result=\"accepted\"}"] == 3)
         #expect((metrics["canopy_store_commits_total"] ?? 0) >= 1)  // at least one group; at most one per write
         #expect((metrics["canopy_store_commits_total"] ?? 0) <= 4)

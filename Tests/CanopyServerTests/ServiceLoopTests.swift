@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
 
 #if canImport(Glibc)
     import Glibc
@@ -676,11 +677,12 @@ import Testing
         var pings = ServiceConfiguration()
         pings.pingIntervalSeconds = 10
         pings.idleTimeoutSeconds = 10
-        var root = ServiceConfiguration()
-        root.webRoot = "/nonexistent/canopy-web-root"
+        #expect(throws: ServiceLoopError.self) {
+            _ = try DaemonRoutes(webRoot: "/nonexistent/canopy-web-root", examplesDirectory: nil, runner: nil)
+        }
         var size = ServiceConfiguration()
         size.maxMessageBytes = 0
-        for configuration in [pings, root, size] {
+        for configuration in [pings, size] {
             let error = #expect(throws: ServiceLoopError.self) {
                 _ = try ServiceLoop(configuration: configuration, handler: TestHandler())
             }
@@ -702,17 +704,32 @@ func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
 }
 
 /// A service loop on an ephemeral port, run on its own thread.
+/// A test server's transport settings, plus the web root and examples directory its routes serve.
+@dynamicMemberLookup
+struct TestServerSettings {
+    var service = ServiceConfiguration()
+    var webRoot: String?
+    var examplesRoot: String?
+
+    subscript<T>(dynamicMember path: WritableKeyPath<ServiceConfiguration, T>) -> T {
+        get { service[keyPath: path] }
+        set { service[keyPath: path] = newValue }
+    }
+}
+
 final class TestServer: Sendable {
     let loop: ServiceLoop
     let handler: TestHandler
     private let finished = DispatchSemaphore(value: 0)
 
-    init(start: Bool = true, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        var configuration = ServiceConfiguration()
-        configuration.port = 0
-        configure(&configuration)
+    init(start: Bool = true, _ configure: (inout TestServerSettings) -> Void = { _ in }) throws {
+        var settings = TestServerSettings()
+        settings.port = 0
+        configure(&settings)
         handler = TestHandler()
-        loop = try ServiceLoop(configuration: configuration, handler: handler)
+        // The daemon's own routes (files, examples), as canopyd serves them; /metrics needs a runner, so it is 404.
+        let routes = try DaemonRoutes(webRoot: settings.webRoot, examplesDirectory: settings.examplesRoot, runner: nil)
+        loop = try ServiceLoop(configuration: settings.service, handler: handler, routes: routes)
         if start { self.start() }
     }
 

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
+@testable import CanopyStore
 
 /// The daemon over a store that fills up (SQLite's max_page_count stands in for a full disk): edits are rejected
 /// with `storage_error` and change nothing, reads go on, the tree is rolled back to what is durable, and once space
@@ -90,13 +92,11 @@ import Testing
     }
 }
 
-/// A `Hub` with a `TreeStore` behind a `ServiceLoop` on an ephemeral port, as canopyd wires them.
+/// A daemon with a store (built by `Daemon`, as canopyd builds one) on an ephemeral port.
 final class DurableDaemon: @unchecked Sendable {  // `stop` is called from the test thread only
     let directory: String
-    let loop: ServiceLoop
-    let store: TreeStore
+    let daemon: Daemon
     private let maxPageCount: Int?
-    private let finished = DispatchSemaphore(value: 0)
     private var stopped = false
 
     init(maxPageCount: Int? = nil) throws {
@@ -105,31 +105,20 @@ final class DurableDaemon: @unchecked Sendable {  // `stop` is called from the t
         self.maxPageCount = maxPageCount
         var options = StoreOptions(directory: directory)
         options.maxPageCount = maxPageCount
-        store = try TreeStore(options: options)
-        var configuration = HubConfiguration()
-        configuration.storageRetrySeconds = 2
-        let hub = ProtocolRunner(configuration: configuration, store: store)
-        try hub.restore(try store.load())
-        var service = ServiceConfiguration()
-        service.port = 0
-        service.drainTimeoutSeconds = 0
-        loop = try ServiceLoop(configuration: service, handler: hub)
-        hub.attach { [loop] job in loop.post(job) }
-        let thread = Thread { [loop, finished] in
-            loop.run()
-            finished.signal()
-        }
-        thread.start()
+        daemon = try Daemon(
+            configuration: .forTests(hub: { $0.storageRetrySeconds = 2 }), storage: .custom(options))
+        daemon.start()
     }
 
-    func connect() throws -> DaemonClient { try DaemonClient(port: loop.port) }
+    var store: TreeStore { daemon.store! }
 
+    func connect() throws -> DaemonClient { try DaemonClient(port: daemon.port) }
+
+    /// Stops serving; `run()` closes the store once the loop is done.
     func stop() {
         guard !stopped else { return }
         stopped = true
-        loop.stop()
-        _ = finished.wait(timeout: .now() + 10)
-        store.close()
+        daemon.stopAndWait()
     }
 
     /// The store opened again (after `stop`), without a page limit.

@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import CanopyServer
+@testable import CanopyStore
+@testable import CanopySupport
 
 /// The durable store (`TreeStore`, docs/storage.md) on real files in a temporary directory per test: round trips
 /// through close and reopen, group commit, refused writes, compaction and bounded disk use, seq look-ups, damaged and

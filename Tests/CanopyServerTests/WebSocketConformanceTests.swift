@@ -5,6 +5,7 @@ import Testing
 #endif
 
 @testable import CanopyServer
+@testable import CanopyWebSocket
 
 /// RFC 6455 as the server enforces it on hostile frames (issue 12, holes 5 and 8), with raw frames from
 /// RawWebSocketFrames.swift: the exact close code the server sends, and a healthy connection next to it that keeps

@@ -1,5 +1,6 @@
 import Configuration
 import Logging
+import CanopyStore
 
 /// Why a value cannot be used, without where (the caller adds the file and line, variable or flag).
 struct SettingProblem: Error {
@@ -39,9 +40,9 @@ extension DaemonConfiguration {
                 section: "server", key: "web", kind: .string, expected: "a string",
                 apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
                     let path = try stringValue(v, "a string")
-                    c.service.webRoot = path.isEmpty ? nil : path
+                    c.webRoot = path.isEmpty ? nil : path
                 },
-                read: { .string($0.service.webRoot ?? "") }),
+                read: { .string($0.webRoot ?? "") }),
             Setting(
                 section: "server", key: "allowed_origins", kind: .strings, expected: "a list of strings",
                 apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in

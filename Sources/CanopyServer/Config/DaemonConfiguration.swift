@@ -1,5 +1,7 @@
 import Configuration
 import Logging
+import CanopyWebSocket
+import CanopyStore
 
 /// Everything canopyd can be configured with, as the file `config/canopyd.yaml` lays it out (see docs/server.md,
 /// "Configuration"): `init()` is the built-in defaults, `ConfigurationSources.load()` reads flags, environment
@@ -8,9 +10,10 @@ import Logging
 /// Every setting is in `DaemonConfiguration.settings`: its section, key, kind of value, how a value is checked and
 /// stored, and how the current value reads back; loading, `validate()`, `summary` and `==` all go through that list.
 public struct DaemonConfiguration: Sendable {
-    /// Listening, HTTP and per-session limits. `webRoot` is the configured directory; canopyd serves it only if it
-    /// exists.
+    /// Listening, HTTP checks and per-session limits.
     public var service: ServiceConfiguration
+    /// Directory served at `/` (its `index.html` for `/`); nil serves no files. canopyd serves it only if it exists.
+    public var webRoot: String? = "web"
     /// Tokens, tree limits, message nesting, history length, edit rate.
     public var hub: HubConfiguration
     /// The directory of the durable store (`canopy.db`), created at start.
@@ -29,7 +32,6 @@ public struct DaemonConfiguration: Sendable {
         service = ServiceConfiguration()
         service.host = "127.0.0.1"
         service.port = 7700
-        service.webRoot = "web"
         hub = HubConfiguration()
     }
 

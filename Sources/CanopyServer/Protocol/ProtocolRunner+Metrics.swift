@@ -1,3 +1,5 @@
+import CanopySupport
+
 extension ProtocolRunner {
     /// The trees, edits, deliveries and store metrics. Walks the trees: meant for a scrape every few seconds.
     public func writeMetrics(into exposition: inout MetricsExposition) {

@@ -2,6 +2,9 @@
 import CanopyCore
 import Dispatch
 import Logging
+import CanopySupport
+import CanopyWebSocket
+import CanopyStore
 
 /// Runs the protocol machine on the service thread: turns transport events into its inputs (with the time), and
 /// performs its actions — sends and closes through the transport, writes through the store's writer thread,
@@ -58,6 +61,11 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
         let (id, actions) = try machine.createTree(body: body, now: clock())
         _ = perform(actions)
         return id
+    }
+
+    /// Applies reloaded settings (see `ProtocolMachine.reload`); call on the service thread (`ServiceLoop.post`).
+    public func reload(tokens: [TokenGrant], editsPerSecond: Double) -> [TransportAction] {
+        perform(machine.reload(tokens: tokens, editsPerSecond: editsPerSecond, now: clock()))
     }
 
     // MARK: ConnectionHandler

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CanopySupport
 
 /// Why a WebSocket session ended, as `canopy_disconnects_total{reason=…}` reports it.
 enum DisconnectReason: Int, CaseIterable {
@@ -35,29 +36,11 @@ struct TransportCounters {
     var bytesSent = 0
 }
 
-/// `GET /metrics`: the transport's counters, the handler's (the Hub's trees, edits and store), and the process's.
+/// The transport's share of `/metrics` (the daemon's routes add the protocol's and the process's).
 extension ServiceLoop {
-    /// Answers `/metrics`: 401 unless the handler accepts the request's bearer token, else the exposition.
-    func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
-        guard handler.allowsMetrics(bearerToken: Self.bearerToken(header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))) else {
-            return respond(
-                wsi, status: 401, body: Array("unauthorized: send Authorization: Bearer <token>\n".utf8),
-                contentType: "text/plain; charset=utf-8", authenticate: "Bearer realm=\"canopyd\"")
-        }
-        return respond(wsi, status: 200, body: Array(metricsText().utf8), contentType: MetricsExposition.contentType)
-    }
-
-    /// The whole exposition, as `/metrics` serves it.
-    func metricsText() -> String {
+    /// Appends the transport's metrics: sessions, disconnects by reason, messages, bytes and queues. Service thread.
+    public func writeMetrics(into exposition: inout MetricsExposition) {
         assertOnServiceThread()
-        var exposition = MetricsExposition()
-        writeTransportMetrics(into: &exposition)
-        handler.writeMetrics(into: &exposition)
-        ProcessMetrics.write(into: &exposition)
-        return exposition.text
-    }
-
-    private func writeTransportMetrics(into exposition: inout MetricsExposition) {
         exposition.gauge("canopy_connections", "Open WebSocket sessions.", sessions.count)
         exposition.counter(
             "canopy_connections_total", "WebSocket sessions accepted since the start.", counters.connectionsTotal)
@@ -88,7 +71,7 @@ extension ServiceLoop {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (the scheme in any case), or nil.
-    static func bearerToken(_ authorization: String?) -> String? {
+    package static func bearerToken(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

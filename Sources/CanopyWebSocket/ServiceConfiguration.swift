@@ -1,4 +1,4 @@
-/// How the service loop listens, what it serves over HTTP, and the per-session limits it enforces.
+/// How the service loop listens, which requests it answers, and the per-session limits it enforces.
 public struct ServiceConfiguration: Sendable {
     /// The WebSocket subprotocol of protocol version 1 (PROTOCOL.md); a client that asks for none is accepted too.
     public static let subprotocol = "canopy.v1"
@@ -11,11 +11,6 @@ public struct ServiceConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// TCP port; 0 picks a free one (read it back from `ServiceLoop.port`).
     public var port = 0
-    /// Directory served at `/` (its `index.html` for `/`); nil serves nothing but `/healthz`.
-    public var webRoot: String? = nil
-    /// Directory of example trees served read-only at `/examples/` (its `*.json` files and a generated
-    /// `index.json`); nil, or a directory that does not exist, serves an empty index.
-    public var examplesRoot: String? = nil
     /// Largest incoming message after reassembly; a bigger one closes the session with 1009.
     public var maxMessageBytes = 1 << 20
     /// Bytes queued to one session and not yet written; going over closes the session with 1008. A single message
@@ -49,7 +44,7 @@ public struct ServiceConfiguration: Sendable {
     var isIPv4: Bool { !bindAddress.contains(":") }
 
     /// Whether `host` is a loopback address (IPv4 or `::1`).
-    var isLoopback: Bool { bindAddress.hasPrefix("127.") || bindAddress == "::1" }
+    public var isLoopback: Bool { bindAddress.hasPrefix("127.") || bindAddress == "::1" }
 
     /// Throws when the values cannot work together.
     func validate() throws(ServiceLoopError) {

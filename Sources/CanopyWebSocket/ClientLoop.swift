@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CanopySupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import CLibWebSockets
 import Logging
+import CanopySupport
+import CanopyCore
 
 #if canImport(Glibc)
     import Glibc
@@ -32,8 +34,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     public var logger = Logger(label: "canopyd.transport", factory: { _ in SwiftLogNoOpLogHandler() })
 
     let handler: any ConnectionHandler
-    let files: StaticFiles?
-    let examples: ExampleFiles
+    /// What answers plain HTTP requests besides `/healthz` (nil: 404).
+    let routes: (any HTTPRoutes)?
     let originPolicy: OriginPolicy
     let hostPolicy: HostPolicy
     private let mailbox = LoopMailbox()
@@ -48,12 +50,13 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     private var drainDeadline: UInt64 = 0
 
     /// Creates the lws context and vhost and starts listening (connections are served once `run()` is called).
-    public init(configuration: ServiceConfiguration, handler: any ConnectionHandler) throws {
+    public init(
+        configuration: ServiceConfiguration, handler: any ConnectionHandler, routes: (any HTTPRoutes)? = nil
+    ) throws {
         try configuration.validate()
         self.configuration = configuration
         self.handler = handler
-        files = try configuration.webRoot.map { root throws(ServiceLoopError) in try StaticFiles(webRoot: root) }
-        examples = ExampleFiles(directory: configuration.examplesRoot)
+        self.routes = routes
         originPolicy = OriginPolicy(
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
         hostPolicy = HostPolicy(allowedHosts: configuration.allowedHosts, loopbackOnly: configuration.isLoopback)

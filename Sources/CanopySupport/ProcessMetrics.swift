@@ -6,10 +6,10 @@
 
 /// The `process_*` metrics of the Prometheus client libraries, read from `/proc` (Linux) when asked for. Elsewhere
 /// they are left out.
-enum ProcessMetrics {
+public enum ProcessMetrics {
     /// Appends `process_cpu_seconds_total`, `process_resident_memory_bytes` and `process_start_time_seconds` (each
     /// only if it could be read).
-    static func write(into exposition: inout MetricsExposition) {
+    public static func write(into exposition: inout MetricsExposition) {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let stat = fields(ofStat: contents(of: "/proc/self/stat"))
         // After the command: state is field 3 of proc(5), so field n is stat[n - 3].

@@ -1,3 +1,5 @@
+import CanopySupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -176,7 +178,7 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
     }
 
     /// Everything the writer counts (failed commits, refused writes, the largest group).
-    var detailedStatistics: StoreStatistics { writer.statistics.withLock { $0 } }
+    public var detailedStatistics: StoreStatistics { writer.statistics.withLock { $0 } }
 
     /// Finishes every queued write (runs their completions), stops the writer thread, checkpoints and closes.
     /// Idempotent. Called from a completion (on the writer thread) it cannot wait for itself: it closes the read side,

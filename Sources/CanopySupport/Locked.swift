@@ -5,11 +5,11 @@
 #endif
 
 /// A value behind a pthread mutex (`Synchronization.Mutex` needs macOS 15; the package supports macOS 14).
-final class Locked<State>: @unchecked Sendable {  // every access to `state` holds `mutex`
+public final class Locked<State>: @unchecked Sendable {  // every access to `state` holds `mutex`
     private var state: State
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(_ state: State) {
+    public init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -21,7 +21,7 @@ final class Locked<State>: @unchecked Sendable {  // every access to `state` hol
         mutex.deallocate()
     }
 
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -1,6 +1,6 @@
 /// Durations counted into fixed buckets, for a Prometheus histogram in seconds. Observing is a few integer
 /// comparisons and increments (no allocation): cheap enough for once per edit batch.
-struct DurationHistogram: Sendable {
+public struct DurationHistogram: Sendable {
     /// An upper bound: in nanoseconds to compare against, and as the `le` label shows it (in seconds).
     struct Bound: Sendable {
         var nanoseconds: UInt64
@@ -20,10 +20,12 @@ struct DurationHistogram: Sendable {
     /// Observations per bucket, not cumulative: `counts[i]` is over `bounds[i - 1]` and at most `bounds[i]`; the last
     /// entry counts those over every bound.
     private(set) var counts = [UInt64](repeating: 0, count: DurationHistogram.bounds.count + 1)
-    private(set) var count: UInt64 = 0
+    public private(set) var count: UInt64 = 0
     private(set) var sumNanoseconds: UInt64 = 0
 
-    mutating func observe(nanoseconds: UInt64) {
+    public init() {}
+
+    public mutating func observe(nanoseconds: UInt64) {
         var index = 0
         let bounds = Self.bounds
         while index < bounds.count && nanoseconds > bounds[index].nanoseconds { index += 1 }

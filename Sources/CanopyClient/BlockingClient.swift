@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyWebSocket
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,7 @@
 import CLibWebSockets
-import CanopyCore
 
-/// HTTP on the WebSocket port: `GET /healthz`, `GET /metrics` (ServiceLoop+Metrics.swift), the example trees at
-/// `/examples/`, static files from the web root, and which upgrades are allowed.
+/// HTTP on the WebSocket port: the checks every request passes (size caps, `Host`, method), `GET /healthz`, the
+/// routes the loop was given for everything else, and which upgrades are allowed.
 extension ServiceLoop {
     /// LWS_CALLBACK_HTTP: answers one request (`HEAD` like `GET`, without the body). `path` is the request path as
     /// lws decoded it, without the query.
@@ -13,29 +12,14 @@ extension ServiceLoop {
             return respond(wsi, status: 405, text: "method not allowed\n")
         }
         if path == "/healthz" { return respond(wsi, status: 200, text: "ok") }
-        if path == "/metrics" { return serveMetrics(wsi) }
         if path == ServiceConfiguration.webSocketPath {
             return respond(wsi, status: 426, text: "WebSocket upgrade required\n")
         }
-        // Before the web root: a web root holding an `examples` folder must not shadow the examples.
-        if path.hasPrefix(ExampleFiles.prefix) {
-            switch examples.resolve(path) {
-            case .index(let list):
-                return respond(wsi, status: 200, body: Array(list.encoded().utf8), contentType: "application/json")
-            case .file(let file):
-                return serveFile(wsi, file, contentType: "application/json")
-            case .forbidden:
-                return respond(wsi, status: 403, text: "forbidden\n")
-            case .notFound:
-                return respond(wsi, status: 404, text: "not found\n")
-            }
-        }
-        guard let files else { return respond(wsi, status: 404, text: "not found\n") }
-        switch files.resolve(path) {
-        case .forbidden:
-            return respond(wsi, status: 403, text: "forbidden\n")
-        case .notFound:
-            return respond(wsi, status: 404, text: "not found\n")
+        guard let routes else { return respond(wsi, status: 404, text: "not found\n") }
+        let request = HTTPRequest(path: path, bearerToken: Self.bearerToken(header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)))
+        switch routes.respond(to: request, loop: self) {
+        case .content(let status, let body, let contentType, let authenticate):
+            return respond(wsi, status: status, body: body, contentType: contentType, authenticate: authenticate)
         case .file(let file, let contentType):
             return serveFile(wsi, file, contentType: contentType)
         }

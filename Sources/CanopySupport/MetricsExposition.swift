@@ -39,7 +39,7 @@ public struct MetricsExposition: Sendable {
     }
 
     /// A histogram of durations in seconds: cumulative `_bucket{le=…}` samples ending with `+Inf`, `_sum`, `_count`.
-    mutating func histogram(_ name: String, _ help: String, _ histogram: DurationHistogram) {
+    public mutating func histogram(_ name: String, _ help: String, _ histogram: DurationHistogram) {
         header(name, help, "histogram")
         var cumulative: UInt64 = 0
         for (index, bound) in DurationHistogram.bounds.enumerated() {

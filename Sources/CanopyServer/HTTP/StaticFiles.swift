@@ -1,3 +1,5 @@
+import CanopyWebSocket
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

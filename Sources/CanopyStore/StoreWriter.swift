@@ -1,3 +1,5 @@
+import CanopySupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,13 +7,13 @@
 #endif
 
 /// Counters kept by the writer thread, read by anyone.
-struct StoreStatistics: Sendable {
-    var commits = 0  // transactions committed
+public struct StoreStatistics: Sendable {
+    public var commits = 0  // transactions committed
     var writes = 0  // writes in them
     var failedCommits = 0  // transactions rolled back (each of their writes failed)
     var rejected = 0  // writes refused before the transaction (unknown tree, wrong version, …)
     var largestGroup = 0  // most writes taken from the queue at once
-    var commitNanoseconds: UInt64 = 0  // time spent in committed transactions (BEGIN to COMMIT, fsync included)
+    public var commitNanoseconds: UInt64 = 0  // time spent in committed transactions (BEGIN to COMMIT, fsync included)
 }
 
 /// The writer thread's side of the store: its own connection, prepared statements, and what it knows of every tree

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CanopyCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import CanopyCore
+import CanopySupport
 
 /// One WebSocket connection as an lws loop tracks it (a server session of `ServiceLoop`, or an open connection of
 /// `ClientLoop`): reassembly of incoming fragments, the outgoing queue, a pending close, and the buffer of the last

@@ -1,9 +1,6 @@
 import CLibWebSockets
 import CanopyCore
 
-/// Identifies one WebSocket connection for its whole life (shown to clients as `s<N>`).
-public typealias SessionID = UInt64
-
 /// Head-room libwebsockets needs in front of a payload for its frame header (`LWS_PRE`): an `OutgoingMessage` made
 /// with at least this much is written to every server session from its one buffer.
 public let webSocketFrameHeadroom = Int(canopy_lws_pre())
@@ -40,10 +37,6 @@ public protocol ConnectionHandler: AnyObject {
     func received(_ session: SessionID, message: [UInt8]) -> [TransportAction]
     /// The connection is gone (closed by either side, timed out, or dropped by the transport).
     func closed(_ session: SessionID) -> [TransportAction]
-    /// Whether a `GET /metrics` with this bearer token (nil: no `Authorization: Bearer` header) may read the metrics.
-    func allowsMetrics(bearerToken: String?) -> Bool
-    /// Appends the handler's own metrics to a `/metrics` response (after the transport's).
-    func writeMetrics(into exposition: inout MetricsExposition)
     /// Whether the handler deferred work that `tick()` will do. The loop ticks only while this is true, so an idle
     /// daemon does not wake (and poll every connection) 20 times a second for nothing.
     var hasDeferredWork: Bool { get }
@@ -53,12 +46,6 @@ public protocol ConnectionHandler: AnyObject {
 }
 
 extension ConnectionHandler {
-    /// A handler without access control lets anyone read the metrics.
-    public func allowsMetrics(bearerToken: String?) -> Bool { true }
-
-    /// A handler without metrics of its own adds nothing.
-    public func writeMetrics(into exposition: inout MetricsExposition) {}
-
     /// A handler that defers nothing has nothing to do.
     public var hasDeferredWork: Bool { false }
 

@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopySupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import CanopySupport
 
 #if canImport(Glibc)
     import Glibc
@@ -51,11 +52,4 @@ final class LoopMailbox: Sendable {
             return (box.jobs, box.stopRequested)
         }
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds: the one clock of the daemon, the load tool and redis-load.
-public func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }

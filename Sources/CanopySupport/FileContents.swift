@@ -6,7 +6,7 @@
 
 /// The bytes of the file at `path` (read through, retrying on EINTR), or nil if it cannot be opened or read or holds
 /// more than `limit` bytes. For small files: the examples' index, `/proc` for the process metrics.
-func fileContents(_ path: String, limit: Int) -> [UInt8]? {
+public func fileContents(_ path: String, limit: Int) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }

@@ -1,0 +1,148 @@
+import CanopyCore
+import CanopyStore
+import CanopyWebSocket
+import Dispatch
+import Foundation
+import Logging
+
+/// canopyd assembled from a configuration: the store (opened and restored), the protocol runner, the HTTP routes,
+/// the service loop listening, and — at a first start — the example trees. `canopyd`'s `main` and every test that
+/// runs a daemon in-process build it here, so there is one wiring.
+public final class Daemon: @unchecked Sendable {  // set up in init; afterwards only the loop's thread mutates state
+    /// Where the daemon keeps its trees.
+    public enum Storage: Sendable {
+        /// The store in `configuration.dataDirectory`, with its durability and snapshots kept.
+        case configured
+        /// A store with these options (tests: a tiny page limit standing in for a full disk).
+        case custom(StoreOptions)
+        /// No store: nothing survives the process (tests, load tests).
+        case none
+    }
+
+    public let configuration: DaemonConfiguration
+    public let loop: ServiceLoop
+    public let runner: ProtocolRunner
+    public let store: TreeStore?
+    /// Trees rebuilt from the store, and example trees loaded at this start, by id.
+    public let restoredTrees: [String]
+    public let loadedExamples: [String]
+    private let logger: Logger
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Opens the store (a corrupt or unreadable one throws, naming its file), restores its trees, starts listening
+    /// and, when the store is new (or there is none), loads the example trees. Serving starts with `run()` or
+    /// `start()`.
+    public init(
+        configuration: DaemonConfiguration, storage: Storage = .configured,
+        logger: Logger = Logger(label: "canopyd", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        var hub = configuration.hub
+        hub.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
+        var firstStart = true
+        var durability = configuration.durability
+        switch storage {
+        case .none:
+            store = nil
+        case .configured, .custom:
+            var options: StoreOptions
+            if case .custom(let custom) = storage {
+                options = custom
+            } else {
+                options = StoreOptions(directory: try DaemonFiles.prepareDataDirectory(configuration.dataDirectory))
+                options.durability = configuration.durability
+                options.keepSnapshots = configuration.keepSnapshots
+            }
+            durability = options.durability
+            firstStart = !FileManager.default.fileExists(atPath: TreeStore.databasePath(in: options.directory))
+            store = try TreeStore(options: options)
+        }
+        runner = ProtocolRunner(configuration: hub, store: store)
+        runner.logger = logger
+        var restored: [String] = []
+        if let store {
+            let started = ProtocolRunner.monotonicSeconds()
+            let stored = try store.load()
+            do {
+                try runner.restore(stored)
+            } catch {
+                throw DaemonStartError("\(store.path): \(error.message)")
+            }
+            restored = stored.map(\.id).sorted()
+            DaemonFiles.returnFreedMemory()
+            let milliseconds = Int((ProtocolRunner.monotonicSeconds() - started) * 1000)
+            logger.info(
+                "store \(store.path) (durability \(durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms")
+        }
+        restoredTrees = restored
+
+        var webRoot = configuration.webRoot
+        if let web = webRoot, !DaemonFiles.isDirectory(web) {
+            logger.notice("web directory \(web) not found: serving only /healthz")
+            webRoot = nil
+        }
+        let examples = configuration.examplesDirectory
+        // Served at /examples/ for the inspector's import (an empty index when the directory is missing).
+        let routes = try DaemonRoutes(
+            webRoot: webRoot, examplesDirectory: examples.isEmpty ? nil : examples, runner: runner)
+        loop = try ServiceLoop(configuration: configuration.service, handler: runner, routes: routes)
+        loop.logger = logger
+        let loop = self.loop
+        runner.attach { job in loop.post(job) }
+
+        // Examples fill a daemon at its first start only (a new data directory); later, `canopy import` adds them.
+        var loaded: [String] = []
+        if firstStart && !examples.isEmpty {
+            if DaemonFiles.isDirectory(examples) {
+                loaded = try DaemonFiles.loadExamples(from: examples, into: runner)
+            } else {
+                logger.warning("examples directory \(examples) not found: no example trees loaded")
+            }
+            logger.info("\(loaded.count) example trees loaded from \(examples)")
+        }
+        loadedExamples = loaded
+    }
+
+    /// The port listened on (the system's pick for port 0).
+    public var port: Int { loop.port }
+
+    /// Serves on the calling thread until `stop()`, then commits what the store still has queued and closes it.
+    public func run() {
+        loop.run()
+        if let store {
+            store.close()
+            let (commits, writes) = store.statistics
+            logger.info("store closed: \(writes) writes in \(commits) commits this run")
+        }
+        finished.signal()
+    }
+
+    /// Serves on a thread of its own (tests).
+    public func start() {
+        Thread { [self] in run() }.start()
+    }
+
+    /// Closes every session (1001) and makes `run()` return; callable from any thread.
+    public func stop() { loop.stop() }
+
+    /// Stops and waits (at most `seconds`) until `run()` returned; whether it did.
+    @discardableResult
+    public func stopAndWait(seconds: Double = 10) -> Bool {
+        stop()
+        return finished.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Applies reloaded settings (tokens, edit rate) on the service thread.
+    public func reload(_ settings: ReloadableSettings) {
+        let runner = self.runner
+        loop.post { runner.reload(tokens: settings.tokens, editsPerSecond: settings.editsPerSecond) }
+    }
+}
+
+/// A start-up failure that is not a configuration value (files, directories, examples, a store that does not
+/// replay).
+public struct DaemonStartError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

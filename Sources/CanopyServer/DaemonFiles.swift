@@ -1,0 +1,75 @@
+import CanopyCore
+import Foundation
+
+/// The daemon's files: its data directory, the example trees, and memory given back after a restore.
+enum DaemonFiles {
+    /// Gives the memory that parsing the snapshots took back to the system (glibc's `malloc_trim`, looked up at run
+    /// time: it is not in the C module Swift imports). Restoring a 1M-node tree otherwise leaves the process at the
+    /// parser's high-water mark.
+    static func returnFreedMemory() {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+        let trim = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        _ = trim(0)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Creates `path` (with its parents) if needed and checks that it is a writable directory; returns its
+    /// absolute path.
+    static func prepareDataDirectory(_ path: String) throws -> String {
+        // mkdir -p by hand: Foundation's error for a failed createDirectory does not say which part failed or why.
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                throw DaemonStartError("cannot create the data directory \(path): \(prefix): \(reason)")
+            }
+            prefix += "/"
+        }
+        guard isDirectory(path) else { throw DaemonStartError("data directory \(path) exists and is not a directory") }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw DaemonStartError("data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The POSIX reason of a Foundation file error when it has one, else its description.
+    static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+
+    /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
+    /// stops the start with its file name.
+    static func loadExamples(from directory: String, into runner: ProtocolRunner) throws -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw DaemonStartError("cannot list the examples directory \(directory): \(reason(error))")
+        }
+        var loaded: [String] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = directory + "/" + name
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CanopyError(.badJSON, "cannot read the file")
+                }
+                guard let body = try JSONParser.parse(bytes: data).object else {
+                    throw CanopyError(.badMessage, "an example is a createTree body (a JSON object)")
+                }
+                loaded.append(try runner.createTree(body: body))
+            } catch let error as CanopyError {
+                throw DaemonStartError("example \(path): \(error)")
+            }
+        }
+        return loaded
+    }
+}
