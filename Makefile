@@ -12,13 +12,15 @@ run: setup
 
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
-# incremental results against a from-scratch evaluation); the test suite runs last so its summary ends the output.
+# incremental results against a from-scratch evaluation); the protocol fuzzer runs 3,000 cases (docs/fuzzing.md);
+# the test suite runs last so its summary ends the output.
 test:
 	@bash scripts/setup.sh --test
 	swift build -c release --product canopy-bench
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
 	swift build
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
+	python3 scripts/fuzz.py --daemon .build/debug/canopyd --cases 3000 --seed 1 --keep-failures artifacts/fuzz
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	swift test
