@@ -199,7 +199,9 @@ class Fuzzer:
     def note(self, what, case, detail):
         """A departure from the contract that is not a failure (the daemon lived on and stayed consistent)."""
         self.findings[what] += 1
-        self.finding_examples.setdefault(what, (case["i"], case["kind"], str(detail)[:300]))
+        if what not in self.finding_examples:
+            self.finding_examples[what] = (case["i"], case["kind"], str(detail)[:300])
+            print(f"finding: {what} (case {case['i']}, {case['kind']}: {str(detail)[:200]})", flush=True)
 
     async def worker(self, k):
         ws = self.workers[k]

@@ -125,7 +125,7 @@ class Grammar:
         extra = self.extra.get(tree) or []
         if extra and self.rng.random() < 0.2:
             return self.rng.choice(extra)
-        if tree in self.known and self.rng.random() < 0.6:
+        if tree in self.known and self.rng.random() < 0.85:
             return self.rng.choice(self.known[tree][-40:])
         return self.rng.choice(self.pool) if self.rng.random() < 0.95 else self.string(short=True)
 
