@@ -6,7 +6,7 @@ on a fresh daemon gives the same diffs and snapshots, (3) a canary client's edit
 Usage: fuzz.py --daemon PATH [--cases N] [--seed S] [--keep-failures DIR] [--reproduce CASEFILE]
 Exit status: 0 when every check passed, 1 when one failed (the offending cases are saved with --keep-failures)."""
 import argparse, asyncio, base64, collections, heapq, http.client, json, os, random, re, shutil, signal, subprocess
-import sys, tempfile, time
+import sys, tempfile, time, traceback
 
 import websockets
 
@@ -176,6 +176,8 @@ class Fuzzer:
         self.replayed = {t: 0 for t in FUZZ_TREES}
         self.snapshot_bytes = {t: 0 for t in FUZZ_TREES}
         self.latency = []
+        self.started = time.monotonic()
+        self.baseline = 0.0
 
     # -- cases --
     def next_case(self, i):
@@ -310,6 +312,8 @@ class Fuzzer:
         window, control = self.canary.window(), self.control.window()
         if window is None:
             raise Failure("the canary stopped answering (its edit round trip did not complete)")
+        if control is None:
+            raise Failure("the control canary (on the idle replay daemon) stopped answering")
         p, c = p99([rtt for _, rtt in window]), p99([rtt for _, rtt in control or []]) or 0.0
         if p is None:
             raise Failure("the canary measured nothing in this window")
@@ -376,12 +380,20 @@ class Fuzzer:
 
     async def main(self, cases):
         self.started = time.monotonic()
+        self.stop_requested = False
+        # Ctrl-C (SIGINT) ends a long run after the current case, with a last check and the summary.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, lambda: setattr(self, "stop_requested", True))
         done = 0
         for case in cases:
             await self.run(case)
             done += 1
             if done % self.args.check_every == 0 or done == self.args.cases:
                 await self.checkpoint(done)
+            elif self.stop_requested:
+                await self.checkpoint(done)
+            if self.stop_requested:
+                print(f"stopped by SIGINT after {done} cases")
+                break
 
     def generate(self):
         for i in range(self.args.cases):
@@ -396,8 +408,10 @@ class Fuzzer:
                f"{cs[len(cs) // 2] * 1000:.1f} ms, max {cs[-1] * 1000:.1f} ms)") if ps else "no canary window"
         print(f"summary: {kinds}")
         print("summary: replies " + ", ".join(f"{k} {v}" for k, v in self.replies.most_common()))
-        print(f"summary: {lat}; observer reconnects {self.observer.reconnects}; "
-              f"trees excluded from replay: {self.observer.excluded or 'none'}")
+        observer = getattr(self, "observer", None)
+        if observer:
+            print(f"summary: {lat}; observer reconnects {observer.reconnects}; "
+                  f"trees excluded from replay: {observer.excluded or 'none'}")
         for took, i, kind, text in sorted(self.slowest, reverse=True):
             print(f"slowest: case {i} {kind} {took * 1000:.0f} ms: {text}")
         for what, n in sorted(self.findings.items()):
@@ -450,19 +464,24 @@ async def amain(args):
         failure = e
     except (OSError, websockets.WebSocketException, asyncio.TimeoutError) as e:
         failure = Failure(f"{type(e).__name__}: {e}")
-    if failure:
-        fuzzer.save_cases(str(failure))
-    fuzzer.summary(failure)
-    for c in ("canary", "control"):
-        if hasattr(fuzzer, c):
-            getattr(fuzzer, c).stop()
-    keep = args.keep_failures if failure and args.keep_failures else None
-    for d in ("daemon", "replay"):
-        if hasattr(fuzzer, d):
-            code = getattr(fuzzer, d).stop(keep if d == "daemon" else None)
-            if d == "daemon" and code not in (0, None) and not failure:
-                failure = Failure(f"canopyd exited with {code} at SIGTERM")
-                print(f"fuzz: FAILED: {failure}")
+    except BaseException as e:  # a bug of the fuzzer itself: still stop the daemons, then fail
+        traceback.print_exc()
+        failure = Failure(f"fuzzer error {type(e).__name__}: {e}")
+    try:
+        if failure:
+            fuzzer.save_cases(str(failure))
+        fuzzer.summary(failure)
+    finally:
+        for c in ("canary", "control"):
+            if hasattr(fuzzer, c):
+                getattr(fuzzer, c).stop()
+        keep = args.keep_failures if failure and args.keep_failures else None
+        for d in ("daemon", "replay"):
+            if hasattr(fuzzer, d):
+                code = getattr(fuzzer, d).stop(keep if d == "daemon" else None)
+                if d == "daemon" and code not in (0, None) and not failure:
+                    failure = Failure(f"canopyd exited with {code} at SIGTERM")
+                    print(f"fuzz: FAILED: {failure}")
     return 1 if failure else 0
 
 
