@@ -285,10 +285,13 @@ class Grammar:
         if r < 0.35:  # a message of the maximum size, one byte under or over it
             # The batch clears the value again: a tree holding 1 MiB makes every later subscribe (storms) cost a
             # 1 MiB snapshot, which measures snapshot encoding rather than the daemon's robustness (docs/fuzzing.md).
+            # Three in four name a node that does not exist, so the batch is parsed in full and then rejected: an
+            # accepted one stays in the tree's diff log, and every later `history` re-encodes it (docs/security.md).
             target = MAX_MESSAGE + self.rng.choice([-1, 0, 1, -100])
+            node = "root" if self.rng.random() < 0.25 else "no-such-node"
             head = {"type": "edit", "tree": tree, "seq": self.rng.randrange(10**6),
-                    "ops": [{"op": "setProps", "node": "root", "props": {"big": ""}},
-                            {"op": "setProps", "node": "root", "props": {"big": None}}]}
+                    "ops": [{"op": "setProps", "node": node, "props": {"big": ""}},
+                            {"op": "setProps", "node": node, "props": {"big": None}}]}
             pad = target - len(encode(head).encode())
             head["ops"][0]["props"]["big"] = "y" * max(0, pad)
             return head
