@@ -132,9 +132,17 @@ class Observer:
                     if t not in self.excluded:
                         await self.ws.send(json.dumps({"type": "subscribe", "tree": t, "since": self.version[t]}))
 
+    async def restart(self):
+        """After the fuzzed trees were deleted and created again: forget their diffs and subscribe anew."""
+        self.resetting = False
+        for t in FUZZ_TREES:
+            self.diffs[t], self.version[t] = [], 0
+            self.excluded.pop(t, None)
+            await self.ws.send(json.dumps({"type": "subscribe", "tree": t}))
+
     def _take(self, m):
         t = m.get("tree")
-        if t not in self.version or t in self.excluded:
+        if t not in self.version or t in self.excluded or getattr(self, "resetting", False):
             return
         if m.get("type") == "diff":
             if m["version"] == self.version[t] + 1:
@@ -178,6 +186,7 @@ class Fuzzer:
         self.latency = []
         self.started = time.monotonic()
         self.baseline = 0.0
+        self.epochs = 0
 
     # -- cases --
     def next_case(self, i):
@@ -331,10 +340,26 @@ class Fuzzer:
         versions = await self.check_alive()
         await self.check_replay(versions)
         p, c, n = self.check_latency(f"case {done}")
+        if self.args.epoch and done % self.args.epoch == 0 and done < self.args.cases:
+            await self.new_epoch()
         elapsed = time.monotonic() - self.started
-        print(f"[{done}/{self.args.cases}] {elapsed:.1f}s alive; replayed {sum(self.replayed.values())} diffs ok; "
+        print(f"[{done}/{self.args.cases}] {elapsed:.1f}s alive; replayed {self.stats["replayed diffs"]} diffs ok; "
               f"canary p99 {p * 1000:.1f} ms ({n} edits, control {c * 1000:.1f} ms); snapshots {sum(self.snapshot_bytes.values()) // 1024} KiB; closes {self.stats['closed']}; "
               f"findings {sum(self.findings.values())}", flush=True)
+
+    async def new_epoch(self):
+        """Deletes and recreates the fuzzed trees on both daemons (after a passed check), so that they do not grow
+        over a long run: every subscribe encodes the whole tree, and the canary would end up measuring that."""
+        self.observer.resetting = True
+        for d in (self.daemon, self.replay):
+            async with connect(d.url) as ws:
+                for t in FUZZ_TREES:
+                    await request(ws, {"type": "deleteTree", "tree": t, "rid": "d"}, lambda r: r.get("rid") == "d")
+                    await request(ws, create_body(t), lambda r: r.get("type") in ("created", "error"))
+        await self.observer.restart()
+        self.grammar.new_epoch()
+        self.replayed = {t: 0 for t in FUZZ_TREES}
+        self.epochs += 1
 
     # -- failure records --
     def save_replay(self, tree, expected, got):
@@ -406,7 +431,7 @@ class Fuzzer:
         lat = (f"canary p99 per window: median {ps[len(ps) // 2] * 1000:.1f} ms, max {ps[-1] * 1000:.1f} ms "
                f"(baseline {self.baseline * 1000:.1f} ms; control on the idle replay daemon: median "
                f"{cs[len(cs) // 2] * 1000:.1f} ms, max {cs[-1] * 1000:.1f} ms)") if ps else "no canary window"
-        print(f"summary: {kinds}")
+        print(f"summary: {kinds}; tree epochs {self.epochs + 1}")
         print("summary: replies " + ", ".join(f"{k} {v}" for k, v in self.replies.most_common()))
         observer = getattr(self, "observer", None)
         if observer:
@@ -491,6 +516,8 @@ def main():
     p.add_argument("--cases", type=int, default=3000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--check-every", type=int, default=1000, help="cases between checks (default 1000)")
+    p.add_argument("--epoch", type=int, default=5000,
+                   help="cases after which the fuzzed trees are deleted and created afresh (0: never)")
     p.add_argument("--baseline-seconds", type=float, default=3.0, help="canary baseline before fuzzing")
     p.add_argument("--keep-failures", metavar="DIR", help="on failure, save the last cases and the daemon log here")
     p.add_argument("--reproduce", metavar="CASEFILE", help="send the cases saved in CASEFILE instead of generating")
