@@ -343,7 +343,7 @@ class Fuzzer:
         if self.args.epoch and done % self.args.epoch == 0 and done < self.args.cases:
             await self.new_epoch()
         elapsed = time.monotonic() - self.started
-        print(f"[{done}/{self.args.cases}] {elapsed:.1f}s alive; replayed {self.stats["replayed diffs"]} diffs ok; "
+        print(f"[{done}/{self.args.cases}] {elapsed:.1f}s alive; replayed {self.stats['replayed diffs']} diffs ok; "
               f"canary p99 {p * 1000:.1f} ms ({n} edits, control {c * 1000:.1f} ms); snapshots {sum(self.snapshot_bytes.values()) // 1024} KiB; closes {self.stats['closed']}; "
               f"findings {sum(self.findings.values())}", flush=True)
 
