@@ -29,6 +29,9 @@ FRAME_TIMEOUT = 3.0    # a frame case neither answered nor closed within this is
 LATENCY_FACTOR = 10.0
 LATENCY_FLOOR = 0.5
 CONTROL_FACTOR = 5.0
+# ...and when at least this many round trips of the window are over that limit: a window holds 50-400 round trips,
+# so its p99 can be one sample, and on a shared machine one round trip can stall for a second by scheduling alone.
+LATENCY_MIN_SLOW = 3
 
 
 class Failure(Exception):
@@ -187,6 +190,7 @@ class Fuzzer:
         self.started = time.monotonic()
         self.baseline = 0.0
         self.epochs = 0
+        self.slow_windows = 0  # windows with a round trip over the limit (too few to fail)
 
     # -- cases --
     def next_case(self, i):
@@ -328,12 +332,15 @@ class Fuzzer:
             raise Failure("the canary measured nothing in this window")
         self.latency.append((p, c))
         limit = max(LATENCY_FACTOR * self.baseline, LATENCY_FLOOR, CONTROL_FACTOR * c)
-        if p > limit:
+        slow = sum(1 for _, rtt in window if rtt > limit)
+        if slow:
+            self.slow_windows += 1
+        if p > limit and slow >= LATENCY_MIN_SLOW:
             start, rtt = max(window, key=lambda w: w[1])
             busy = [f"{i} {kind}" for t, i, kind in self.timeline if start - 0.5 <= t <= start + rtt]
             print(f"slowest canary round trip {rtt * 1000:.0f} ms; cases started then: {', '.join(busy[-12:])}")
-            raise Failure(f"canary p99 {p * 1000:.1f} ms at {label} (baseline {self.baseline * 1000:.1f} ms, "
-                          f"control {c * 1000:.1f} ms, limit {limit * 1000:.0f} ms)")
+            raise Failure(f"canary p99 {p * 1000:.1f} ms at {label}, {slow} round trips over the limit (baseline "
+                          f"{self.baseline * 1000:.1f} ms, control {c * 1000:.1f} ms, limit {limit * 1000:.0f} ms)")
         return p, c, len(window)
 
     async def checkpoint(self, done):
@@ -430,7 +437,8 @@ class Fuzzer:
         cs = sorted(c for _, c in self.latency)
         lat = (f"canary p99 per window: median {ps[len(ps) // 2] * 1000:.1f} ms, max {ps[-1] * 1000:.1f} ms "
                f"(baseline {self.baseline * 1000:.1f} ms; control on the idle replay daemon: median "
-               f"{cs[len(cs) // 2] * 1000:.1f} ms, max {cs[-1] * 1000:.1f} ms)") if ps else "no canary window"
+               f"{cs[len(cs) // 2] * 1000:.1f} ms, max {cs[-1] * 1000:.1f} ms); windows with 1-2 round trips over the "
+               f"limit: {self.slow_windows}") if ps else "no canary window"
         print(f"summary: {kinds}; tree epochs {self.epochs + 1}")
         print("summary: replies " + ", ".join(f"{k} {v}" for k, v in self.replies.most_common()))
         observer = getattr(self, "observer", None)
