@@ -524,7 +524,7 @@ def main():
     p.add_argument("--cases", type=int, default=3000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--check-every", type=int, default=1000, help="cases between checks (default 1000)")
-    p.add_argument("--epoch", type=int, default=5000,
+    p.add_argument("--epoch", type=int, default=2000,
                    help="cases after which the fuzzed trees are deleted and created afresh (0: never)")
     p.add_argument("--baseline-seconds", type=float, default=3.0, help="canary baseline before fuzzing")
     p.add_argument("--keep-failures", metavar="DIR", help="on failure, save the last cases and the daemon log here")
