@@ -130,7 +130,10 @@ class Observer:
             except websockets.ConnectionClosed:
                 # Closed (e.g. 1008 for a queue that overflowed): resubscribe from the last version held.
                 self.reconnects += 1
-                self.ws = await connect(self.url)
+                try:
+                    self.ws = await connect(self.url)
+                except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+                    return  # the daemon is gone: the next check says so
                 for t in FUZZ_TREES:
                     if t not in self.excluded:
                         await self.ws.send(json.dumps({"type": "subscribe", "tree": t, "since": self.version[t]}))
@@ -496,7 +499,11 @@ async def amain(args):
     except Failure as e:
         failure = e
     except (OSError, websockets.WebSocketException, asyncio.TimeoutError) as e:
-        failure = Failure(f"{type(e).__name__}: {e}")
+        daemon = getattr(fuzzer, "daemon", None)
+        if daemon and not daemon.alive():  # what the connection error was about
+            failure = Failure(f"canopyd exited with {daemon.process.returncode} ({type(e).__name__}: {e})")
+        else:
+            failure = Failure(f"{type(e).__name__}: {e}")
     except BaseException as e:  # a bug of the fuzzer itself: still stop the daemons, then fail
         traceback.print_exc()
         failure = Failure(f"fuzzer error {type(e).__name__}: {e}")

@@ -3,6 +3,8 @@ delay it), doing one small edit round trip every 50 ms on its own tree. The pare
 measured since it last asked; a p99 far above the pre-fuzzing baseline means the fuzzing hurt other clients."""
 import json, multiprocessing, time
 
+import websockets
+
 from websockets.sync.client import connect
 
 TREE = "canary"
@@ -10,6 +12,13 @@ PERIOD = 0.05
 
 
 def _run(url, conn):
+    try:
+        _loop(url, conn)
+    except (OSError, websockets.WebSocketException, TimeoutError):
+        pass  # the daemon went away or stopped answering: the parent sees this process end and fails the check
+
+
+def _loop(url, conn):
     rtts, seq = [], 0
     # No keepalive pings: a daemon busy for 20 s would make the library drop the connection, and the round trips
     # already say whether the daemon answers.
