@@ -12,7 +12,8 @@ run: setup
 
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
-# incremental results against a from-scratch evaluation); the test suite runs last so its summary ends the output.
+# incremental results against a from-scratch evaluation); the protocol fuzzer runs 3,000 cases (docs/fuzzing.md);
+# the test suite runs last so its summary ends the output.
 # The suite is Swift Testing only: --disable-xctest skips the empty XCTest pass and its "Executed 0 tests" line.
 test:
 	@bash scripts/setup.sh --test
@@ -20,11 +21,12 @@ test:
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
 	swift build
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
+	python3 scripts/fuzz.py --daemon .build/debug/canopyd --cases 3000 --seed 1 --keep-failures artifacts/fuzz
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	swift test --disable-xctest
 
-## Install what is missing to build and run (Debian: pkg-config, libjson-c-dev, libwebsockets-dev, libsqlite3-dev).
+## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev).
 ## `make test` also installs chromium, chromium-driver and the PyPI packages websockets and selenium.
 setup:
 	@bash scripts/setup.sh
