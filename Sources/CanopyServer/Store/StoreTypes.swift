@@ -16,6 +16,9 @@ public struct StoreOptions: Sendable {
     public var keepSnapshots = 2
     /// For tests: SQLite's `max_page_count` (nil = unlimited), to provoke SQLITE_FULL ("disk full").
     public var maxPageCount: Int? = nil
+    /// Bytes held in `<directory>/canopy.reserve` (0: none), given up when a `deleteTree` finds the disk full so that
+    /// space can be freed while running; taken again once the file system has room. See docs/storage.md.
+    public var reserveBytes = 8 << 20
 
     public init(directory: String) {
         self.directory = directory
