@@ -63,9 +63,9 @@ final class StoreReserve {
 
     /// After a commit: if the reserve is not whole, tries to fill it, at most once a second.
     func refillIfDue(now: UInt64) {
-        guard size > 0, heldBytes < size, now &- lastRefillCheck >= 1_000_000_000 || lastRefillCheck == 0 else { return }
+        guard size > 0, lastRefillCheck == 0 || now &- lastRefillCheck >= 1_000_000_000 else { return }
         lastRefillCheck = now
-        fill()
+        if heldBytes < size { fill() }
     }
 
     /// Bytes an unprivileged process may still allocate on the file system holding `path`'s directory.
