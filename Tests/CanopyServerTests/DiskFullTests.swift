@@ -76,7 +76,10 @@ struct DiskFullTests {
         var reply: JSON = [:]
         repeat {
             reply = try client.request(
-                ["type": "createTree", "tree": .string("filler-\(fillers)"), "root": StoreFailureTests.padded("f", 500_000)])
+                [
+                    "type": "createTree", "tree": .string("filler-\(fillers)"),
+                    "root": StoreFailureTests.padded("f", 500_000),
+                ])
             if reply["type"] == "created" { fillers += 1 }
         } while reply["type"] == "created" && fillers < 200
         #expect(reply["code"] == "storage_error", "\(reply.encoded().prefix(300))")
@@ -153,10 +156,12 @@ private func commit(_ store: TreeStore, _ change: StoreWrite) throws(StoreError)
 }
 
 private func snapshot(padding: Int) -> [UInt8] {
-    Array(#"{"keys":[],"root":{"id":"root","type":"VStack","props":{"pad":"\#(String(repeating: "p", count: padding))"}}}"#.utf8)
+    let pad = String(repeating: "p", count: padding)
+    return Array(#"{"keys":[],"root":{"id":"root","type":"VStack","props":{"pad":"\#(pad)"}}}"#.utf8)
 }
 
 private func diff(_ version: Int) -> StoredDiff {
-    let text = #"{"type":"diff","version":\#(version),"ops":[{"op":"setProps","node":"root","props":{"x":\#(version)}}]}"#
+    let text =
+        #"{"type":"diff","version":\#(version),"ops":[{"op":"setProps","node":"root","props":{"x":\#(version)}}]}"#
     return StoredDiff(version: version, client: "", seq: nil, diff: Array(text.utf8))
 }

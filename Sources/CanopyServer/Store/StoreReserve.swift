@@ -17,7 +17,7 @@ final class StoreReserve {
     private var lastRefillCheck: UInt64 = 0
 
     init(directory: String, size: Int) {
-        path = directory.isEmpty || directory.hasSuffix("/") ? directory + "canopy.reserve" : directory + "/canopy.reserve"
+        path = (directory.isEmpty || directory.hasSuffix("/") ? directory : directory + "/") + "canopy.reserve"
         self.size = max(0, size)
     }
 
