@@ -47,7 +47,10 @@ enum DaemonFiles {
     }
 
     /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
-    /// stops the start with its file name.
+    /// stops the start with its file name. Files are read under the rule HTTP serves them by (`ConfinedDirectory`):
+    /// a symlink that leads outside the directory stops the start too (refused, never read), so a link planted there
+    /// cannot import a file from elsewhere; one that stays inside is fine. Every file is checked and parsed before
+    /// the first tree is created, so a refused or broken example leaves no tree behind.
     static func loadExamples(from directory: String, into runner: ProtocolRunner) throws -> [String] {
         let names: [String]
         do {
@@ -55,18 +58,41 @@ enum DaemonFiles {
         } catch {
             throw DaemonStartError("cannot list the examples directory \(directory): \(reason(error))")
         }
-        var loaded: [String] = []
+        guard let confined = ConfinedDirectory(directory) else {
+            throw DaemonStartError("the examples directory \(directory) is not a directory")
+        }
+        var bodies: [(path: String, body: JSONObject)] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = directory + "/" + name
             do {
-                guard let data = FileManager.default.contents(atPath: path) else {
+                let real: String
+                switch confined.lookup(name) {
+                case .file(let realPath):
+                    real = realPath
+                case .outside(let realPath):
+                    throw CanopyError(
+                        .forbidden,
+                        "it leads to \(realPath), outside the examples directory \(confined.root): refused "
+                            + "(copy the file in, or remove the link)")
+                case .notFound:
+                    throw CanopyError(.badJSON, "not a regular file (or a dangling link)")
+                }
+                guard let data = FileManager.default.contents(atPath: real) else {
                     throw CanopyError(.badJSON, "cannot read the file")
                 }
                 guard let body = try JSONParser.parse(bytes: data).object else {
                     throw CanopyError(.badMessage, "an example is a createTree body (a JSON object)")
                 }
-                loaded.append(try runner.createTree(body: body))
+                bodies.append((path, body))
             } catch let error as CanopyError {
+                throw DaemonStartError("example \(path): \(error)")
+            }
+        }
+        var loaded: [String] = []
+        for (path, body) in bodies {
+            do {
+                loaded.append(try runner.createTree(body: body))
+            } catch {
                 throw DaemonStartError("example \(path): \(error)")
             }
         }

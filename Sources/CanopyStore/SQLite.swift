@@ -100,8 +100,11 @@ final class SQLiteConnection {
     static func error(db: OpaquePointer?, file: String, status: Int32, context: String) -> StoreError {
         let text =
             db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
-        let prefix = status & 0xFF == SQLITE_FULL ? "disk full: " : ""
-        return StoreError(file: file, message: "\(prefix)\(text) (\(context); SQLite error \(status))")
+        // SQLite reports ENOSPC from a write as SQLITE_FULL, like a database at its max_page_count.
+        let full = status & 0xFF == SQLITE_FULL
+        return StoreError(
+            file: file, message: "\(full ? "disk full: " : "")\(text) (\(context); SQLite error \(status))",
+            kind: full ? .diskFull : .other)
     }
 }
 

@@ -16,6 +16,9 @@ public struct StoreOptions: Sendable {
     public var keepSnapshots = 2
     /// For tests: SQLite's `max_page_count` (nil = unlimited), to provoke SQLITE_FULL ("disk full").
     public var maxPageCount: Int? = nil
+    /// Bytes held in `<directory>/canopy.reserve` (0: none), given up when a `deleteTree` finds the disk full so that
+    /// space can be freed while running; taken again once the file system has room. See docs/storage.md.
+    public var reserveBytes = 8 << 20
 
     public init(directory: String) {
         self.directory = directory
@@ -24,13 +27,23 @@ public struct StoreOptions: Sendable {
 
 /// A storage failure. `description` always starts with the database file's path.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as far as the store acts on it.
+    public enum Kind: Sendable, Equatable {
+        /// No room for the write: SQLITE_FULL (ENOSPC on the file system, or `maxPageCount` reached).
+        case diskFull
+        /// Anything else: I/O errors, corruption, refused writes, a closed store.
+        case other
+    }
+
     /// The database file's path.
     public var file: String
     public var message: String
+    public var kind: Kind
 
-    public init(file: String, message: String) {
+    public init(file: String, message: String, kind: Kind = .other) {
         self.file = file
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { "\(file): \(message)" }

@@ -13,6 +13,7 @@ public struct StoreStatistics: Sendable {
     var failedCommits = 0  // transactions rolled back (each of their writes failed)
     var rejected = 0  // writes refused before the transaction (unknown tree, wrong version, …)
     var largestGroup = 0  // most writes taken from the queue at once
+    public var reserveReleases = 0  // times a full disk made a deletion give up the reserve (`StoreReserve`)
     public var commitNanoseconds: UInt64 = 0  // time spent in committed transactions (BEGIN to COMMIT, fsync included)
 }
 
@@ -35,6 +36,7 @@ final class StoreWriter: @unchecked Sendable {
     let statistics = Locked(StoreStatistics())
     private let connection: SQLiteConnection
     private let keepSnapshots: Int
+    private let reserve: StoreReserve?
     private var trees: [String: TreeState] = [:]
 
     private let begin, commit: SQLiteStatement
@@ -43,9 +45,10 @@ final class StoreWriter: @unchecked Sendable {
     private let deleteDiffs, deleteSnapshots, deleteTree: SQLiteStatement
     private let freelistCount, pageCount, incrementalVacuum: SQLiteStatement
 
-    init(connection: SQLiteConnection, keepSnapshots: Int) throws(StoreError) {
+    init(connection: SQLiteConnection, keepSnapshots: Int, reserve: StoreReserve? = nil) throws(StoreError) {
         self.connection = connection
         self.keepSnapshots = max(1, keepSnapshots)
+        self.reserve = reserve
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertTree = try connection.prepare("INSERT INTO trees(id, about, created) VALUES(?1, ?2, ?3)")
@@ -114,6 +117,7 @@ final class StoreWriter: @unchecked Sendable {
         }
         var committed = false
         var elapsed: UInt64 = 0
+        var failure: StoreError?
         if !accepted.isEmpty {
             do throws(StoreError) {
                 let start = monotonicNanoseconds()
@@ -123,10 +127,18 @@ final class StoreWriter: @unchecked Sendable {
             } catch {
                 connection.rollbackIfNeeded()
                 for index in accepted { outcomes[index] = error }
+                failure = error
             }
         }
         if committed {
             for (id, state) in changed { trees[id] = state }
+            reserve?.refillIfDue(now: monotonicNanoseconds())
+        }
+        // The disk is full: the group's deletions alone get a second chance, on the reserve's space.
+        let deleted = failure?.kind == .diskFull ? deleteOnFullDisk(group, accepted) : []
+        for index in deleted {
+            outcomes[index] = nil
+            trees[group[index].write.tree] = nil
         }
         statistics.withLock {
             if committed {
@@ -136,12 +148,54 @@ final class StoreWriter: @unchecked Sendable {
             } else if !accepted.isEmpty {
                 $0.failedCommits += 1
             }
+            if !deleted.isEmpty {
+                $0.commits += 1
+                $0.writes += deleted.count
+                $0.reserveReleases += 1
+            }
             $0.rejected += group.count - accepted.count
             $0.largestGroup = max($0.largestGroup, group.count)
         }
         for (pending, outcome) in zip(group, outcomes) {
             pending.completion(outcome.map { .failure($0) } ?? .success(()))
         }
+    }
+
+    /// After a group with deletions failed for lack of space: releases the reserve and commits the deletions alone
+    /// (the other writes stay failed: they would only eat the space meant for freeing more). Returns the indices
+    /// of the deletions that are now committed (none if even that failed).
+    private func deleteOnFullDisk(_ group: [PendingWrite], _ accepted: [Int]) -> [Int] {
+        let deletions = accepted.filter { if case .deleteTree = group[$0].write { true } else { false } }
+        guard !deletions.isEmpty else { return [] }
+        reserve?.release()
+        do throws(StoreError) {
+            // Without the incremental vacuum first: moving pages writes to the WAL, which is what there is no room for.
+            try transaction(deletions.map { group[$0].write }, vacuum: false)
+        } catch {
+            connection.rollbackIfNeeded()
+            return []
+        }
+        returnFreePages()
+        reserve?.refillIfDue(now: monotonicNanoseconds())
+        return deletions
+    }
+
+    /// Best effort, after a deletion on a full disk: a checkpoint first, which copies the WAL into the database file
+    /// (growing it into the reserve's space; a checkpoint that failed for lack of space is why the WAL kept growing)
+    /// so that the WAL can start over from its beginning; then an incremental vacuum in a transaction of its own,
+    /// written over the WAL's old frames, and a second checkpoint, which truncates the database file to what is
+    /// used and so gives the freed pages to the file system. Each step may fail for lack of space; the deletion is
+    /// committed regardless, and its pages are reused by later writes either way.
+    private func returnFreePages() {
+        _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)", "checkpointing after a deletion")
+        do throws(StoreError) {
+            try begin.run { (s) throws(StoreError) in try s.execute("beginning a transaction") }
+            try incrementalVacuum.run { (s) throws(StoreError) in try s.execute("vacuuming") }
+            try commit.run { (s) throws(StoreError) in try s.execute("committing") }
+        } catch {
+            connection.rollbackIfNeeded()
+        }
+        _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)", "checkpointing after a vacuum")
     }
 
     /// The tree's state after `write`, or why the write is refused (nil state: no such tree).
@@ -182,7 +236,7 @@ final class StoreWriter: @unchecked Sendable {
     // MARK: SQL
 
     /// Runs `writes` in one transaction; throws (the caller rolls back) at the first failure.
-    private func transaction(_ writes: [StoreWrite]) throws(StoreError) {
+    private func transaction(_ writes: [StoreWrite], vacuum: Bool = true) throws(StoreError) {
         connection.rollbackIfNeeded()  // never build on what a failed transaction may have left open
         try begin.run { (s) throws(StoreError) in try s.execute("beginning a transaction") }
         let now = Self.now()
@@ -221,7 +275,7 @@ final class StoreWriter: @unchecked Sendable {
                 freedPages = true
             }
         }
-        if freedPages { try vacuumIfMostlyFree() }
+        if freedPages && vacuum { try vacuumIfMostlyFree() }
         try commit.run { (s) throws(StoreError) in try s.execute("committing") }
     }
 

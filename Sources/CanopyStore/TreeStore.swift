@@ -12,6 +12,7 @@ import CanopySupport
 public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: locked; `writer`: its thread's
     public let path: String
     private let writer: StoreWriter
+    private let reserve: StoreReserve
     private let reader: Locked<StoreReader?>
     private let lifecycle: Locked<Lifecycle>
 
@@ -56,7 +57,10 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
                     file: path,
                     message: "database disk image is malformed (quick_check: \(shown)\(lines.count > 3 ? "; …" : ""))")
             }
-            writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots)
+            // Taken only when there is room for it and as much again; otherwise after a later commit (StoreReserve).
+            reserve = StoreReserve(directory: directory, size: options.reserveBytes)
+            reserve.fill()
+            writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots, reserve: reserve)
             reader = Locked(try StoreReader(connection: SQLiteConnection(file: path, create: false)))
             lifecycle = Locked(Lifecycle(lock: lock))
             let thread = try Self.startThread(writer, file: path)
@@ -170,6 +174,9 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
         }
         return total
     }
+
+    /// Bytes held in `canopy.reserve` now (`StoreOptions.reserveBytes` when whole, less after a full disk).
+    public var reservedBytes: Int { reserve.heldBytes }
 
     /// Transactions committed, and writes in them (writes/commits is the average group).
     public var statistics: (commits: Int, writes: Int) {

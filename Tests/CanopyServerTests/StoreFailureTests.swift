@@ -99,12 +99,14 @@ final class DurableDaemon: @unchecked Sendable {  // `stop` is called from the t
     private let maxPageCount: Int?
     private var stopped = false
 
-    init(maxPageCount: Int? = nil) throws {
-        directory = NSTemporaryDirectory() + "canopy-store-failure-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    /// In `directory` (which must exist) or a new temporary one; `reserveBytes` nil: the store's default.
+    init(maxPageCount: Int? = nil, directory: String? = nil, reserveBytes: Int? = nil) throws {
+        self.directory = directory ?? NSTemporaryDirectory() + "canopy-store-failure-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
         self.maxPageCount = maxPageCount
-        var options = StoreOptions(directory: directory)
+        var options = StoreOptions(directory: self.directory)
         options.maxPageCount = maxPageCount
+        if let reserveBytes { options.reserveBytes = reserveBytes }
         daemon = try Daemon(
             configuration: .forTests(hub: { $0.storageRetrySeconds = 2 }), storage: .custom(options))
         daemon.start()

@@ -504,6 +504,7 @@ import Testing
         let error = try #require(failure, "80 pages never filled up")
         #expect(error.message.contains("full"), "\(error)")
         #expect(error.description.hasPrefix(store.path + ": disk full"))
+        #expect(error.kind == .diskFull)
         #expect(version > 0)
         // Nothing of the failed transaction stays: the same version fails again for the same reason, not as a gap.
         let again = write(store, .append(tree: "big", diff: diff(version + 1, client: "", seq: nil, padding: 3000)))
@@ -517,6 +518,28 @@ import Testing
         for v in 1...20 { try commit(store, .append(tree: "small", diff: diff(v, client: "", seq: nil, padding: 500))) }
         #expect(try store.load().map(\.id) == ["small"])
         #expect(store.detailedStatistics.failedCommits == 2)
+    }
+
+    /// `canopy.reserve` is allocated at open (whole blocks, not a sparse length), follows the configured size, and
+    /// goes with a size of 0. Releasing it on a really full disk is tested in DiskFullTests (on a tmpfs).
+    @Test func theReserveIsTakenAtOpenAndFollowsItsSize() throws {
+        let directory = try temporaryDirectory()
+        defer { remove(directory) }
+        let reserve = directory + "/canopy.reserve"
+        for size in [1 << 20, 256 << 10, 0] {
+            var options = StoreOptions(directory: directory)
+            options.reserveBytes = size
+            let store = try TreeStore(options: options)
+            #expect(store.reservedBytes == size)
+            var info = stat()
+            if size > 0 {
+                #expect(stat(reserve, &info) == 0 && Int(info.st_size) == size)
+                #expect(Int(info.st_blocks) * 512 >= size, "allocated, not sparse")
+            } else {
+                #expect(stat(reserve, &info) != 0, "no reserve file with a size of 0")
+            }
+            store.close()
+        }
     }
 
     // MARK: kill -9

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """End-to-end smoke test of a real canopyd process: start it on a free port with the examples, drive it with two
-WebSocket clients, then SIGTERM it and expect a clean exit. Usage: daemon_smoke.py PATH/TO/canopyd"""
-import asyncio, json, shutil, sys, tempfile
+WebSocket clients, then SIGTERM it and expect a clean exit. Then the examples' symlink rule (docs/security.md, "Files
+and disk"): a link leading outside the examples directory stops the first start, one inside is loaded.
+Usage: daemon_smoke.py PATH/TO/canopyd"""
+import asyncio, json, os, shutil, subprocess, sys, tempfile
 
 import websockets
 
-from e2e import Checks, start_daemon, stop_daemon
+from e2e import ROOT, Checks, start_daemon, stop_daemon
 
 check = Checks()
 
@@ -49,6 +51,47 @@ async def scenario(port):
         check("connection still healthy", (await recv(a)).get("type") == "trees")
 
 
+async def list_trees(port):
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
+        await ws.send(json.dumps({"type": "listTrees"}))
+        return sorted(t["tree"] for t in (await recv(ws))["trees"])
+
+
+def example_symlinks(binary):
+    """First starts over an examples directory with symlinks: one leading outside refuses the start, naming it."""
+    base = tempfile.mkdtemp(prefix="canopy-examples-")
+    examples = os.path.join(base, "examples")
+    os.makedirs(os.path.join(examples, "sub"))
+
+    def tree(path, name):
+        with open(path, "w") as f:
+            json.dump({"tree": name, "root": {"id": "root", "type": "VStack"}}, f)
+
+    tree(os.path.join(examples, "plain.json"), "plain")
+    tree(os.path.join(examples, "sub", "extra.json"), "linked")  # not loaded itself: only top-level files are
+    os.symlink("sub/extra.json", os.path.join(examples, "linked.json"))
+    tree(os.path.join(base, "secret.json"), "secret")
+    os.symlink("../secret.json", os.path.join(examples, "zz-escape.json"))
+
+    args = ["--port", "0", "--data", os.path.join(base, "data1"), "--examples", examples]
+    try:
+        refused = subprocess.run([binary, *args], cwd=ROOT, capture_output=True, text=True, timeout=20)
+        check("an escaping example link stops the first start", refused.returncode == 1, refused.returncode)
+        check("the refusal names the link and why", "zz-escape.json" in refused.stderr
+              and "outside the examples directory" in refused.stderr, refused.stderr[-600:])
+    except subprocess.TimeoutExpired:
+        check("an escaping example link stops the first start", False, "the daemon kept running")
+
+    os.unlink(os.path.join(examples, "zz-escape.json"))
+    daemon, port = start_daemon(binary, "--data", os.path.join(base, "data2"), "--examples", examples)
+    check("a link inside the examples directory starts", port is not None)
+    if port:
+        trees = asyncio.run(list_trees(port))
+        check("the inside link is loaded, nothing else", trees == ["linked", "plain"], trees)
+    check("SIGTERM exits 0 (examples)", stop_daemon(daemon) == 0)
+    shutil.rmtree(base, ignore_errors=True)
+
+
 def main():
     data = tempfile.mkdtemp(prefix="canopy-smoke-")
     daemon, port = start_daemon(sys.argv[1], "--data", data)
@@ -61,6 +104,7 @@ def main():
     code = stop_daemon(daemon)
     check("SIGTERM exits 0", code == 0, code)
     shutil.rmtree(data, ignore_errors=True)
+    example_symlinks(sys.argv[1])
     check.finish("daemon smoke")
 
 

@@ -8,8 +8,8 @@ import CanopyWebSocket
 
 /// Maps request paths to files under the web root and refuses anything that could leave it: `.` and `..`
 /// segments, backslashes, NULs and leftover percent signs (lws has already decoded `%xx` once, so one here means
-/// double encoding) are forbidden; the real path (symlinks resolved) must stay under the root's real path. Hidden
-/// files and files of unknown type are not served.
+/// double encoding) are forbidden; the real path (symlinks resolved) must stay under the root's real path
+/// (`ConfinedDirectory`, the rule the example loader shares). Hidden files and files of unknown type are not served.
 struct StaticFiles: Sendable {
     enum Resolution: Equatable {
         case file(path: String, contentType: String)
@@ -33,15 +33,16 @@ struct StaticFiles: Sendable {
         "woff2": "font/woff2",
     ]
 
+    let directory: ConfinedDirectory
     /// The web root's real path, without a trailing slash (except for `/` itself).
-    let root: String
+    var root: String { directory.root }
 
     /// Resolves `webRoot` once; it must be an existing directory.
     init(webRoot: String) throws(ServiceLoopError) {
-        guard let real = Self.realPath(webRoot), Self.fileType(real) == S_IFDIR else {
+        guard let directory = ConfinedDirectory(webRoot) else {
             throw ServiceLoopError(.invalidConfiguration, "webRoot \(webRoot) is not an existing directory")
         }
-        root = real
+        self.directory = directory
     }
 
     /// What `requestPath` (the decoded path of a GET, without the query) names under the root.
@@ -55,26 +56,15 @@ struct StaticFiles: Sendable {
         }
         if requestPath.hasSuffix("/") { segments.append("index.html") }
         guard let name = segments.last, let contentType = Self.contentType(forName: name) else { return .notFound }
-        guard let real = Self.realPath(root + "/" + segments.joined(separator: "/")) else { return .notFound }
-        guard root == "/" || real.hasPrefix(root + "/") else { return .forbidden }
-        guard Self.fileType(real) == S_IFREG else { return .notFound }
-        return .file(path: real, contentType: contentType)
+        switch directory.lookup(segments.joined(separator: "/")) {
+        case .file(let real): return .file(path: real, contentType: contentType)
+        case .notFound: return .notFound
+        case .outside: return .forbidden
+        }
     }
 
     static func contentType(forName name: String) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return contentTypes[name[name.index(after: dot)...].lowercased()]
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    private static func fileType(_ path: String) -> mode_t? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return info.st_mode & S_IFMT
     }
 }
