@@ -332,6 +332,16 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             switch action {
             case .send(let id, let message):
                 guard let session = sessions[id], session.pendingClose == nil else { continue }
+                // An update that only its latest matters of (presence) replaces the one still waiting, and never
+                // closes a session: over the limit it is dropped, and the next one will carry the news.
+                if let key = message.supersedes {
+                    let behindNext = session.queuedBytes - session.nextMessageBytes
+                    if session.isWaiting(key) || behindNext + message.count <= configuration.maxQueueBytes {
+                        session.enqueue(message)
+                        lws_callback_on_writable(session.wsi)
+                    }
+                    continue
+                }
                 // The limit counts what waits behind the next message to write, so one message larger than the limit
                 // (a big tree's snapshot) does not make the small one after it (its presence update) an overflow.
                 if session.hasQueuedMessages

@@ -34,6 +34,10 @@ final class TransportSession {
     private(set) var queuedBytes = 0
     private var queue: [OutgoingMessage] = []
     private var queueHead = 0
+    /// Messages ever dequeued (or dropped): the position of `queue[queueHead]` counted from the session's start.
+    private var dequeued = 0
+    /// Per `supersedes` key, the position (as `dequeued` counts) of the message with that key still waiting.
+    private var waiting: [String: Int] = [:]
     /// A server session writes each message from its shared buffer (`OutgoingMessage.writeInPlace`); a client one
     /// copies it into `writeBuffer` first, since lws masks a client's payload in place.
     private let writesInPlace: Bool
@@ -140,15 +144,31 @@ final class TransportSession {
     /// The size of the message the next writeable callback writes (0 when none waits).
     var nextMessageBytes: Int { queueHead < queue.count ? queue[queueHead].count : 0 }
 
-    func enqueue(_ message: OutgoingMessage) {
+    /// Queues `message`. One that `supersedes` a key replaces the message with that key still waiting (not the one
+    /// being written), so a slow reader holds at most one of them however many were sent; it returns true then.
+    @discardableResult
+    func enqueue(_ message: OutgoingMessage) -> Bool {
+        if let key = message.supersedes, let position = waiting[key] {
+            let index = queueHead + position - dequeued
+            queuedBytes += message.count - queue[index].count
+            queue[index] = message
+            return true
+        }
+        if let key = message.supersedes { waiting[key] = dequeued + queue.count - queueHead }
         queue.append(message)
         queuedBytes += message.count
+        return false
     }
+
+    /// Whether a message that `supersedes` this key waits in the queue (and would be replaced).
+    func isWaiting(_ key: String) -> Bool { waiting[key] != nil }
 
     func dequeue() -> OutgoingMessage? {
         guard queueHead < queue.count else { return nil }
         let message = queue[queueHead]
         queueHead += 1
+        dequeued += 1
+        if let key = message.supersedes { waiting[key] = nil }
         queuedBytes -= message.count
         if queueHead == queue.count {
             queue.removeAll(keepingCapacity: queue.count <= 1024)
@@ -161,9 +181,11 @@ final class TransportSession {
     }
 
     func dropQueue() {
+        dequeued += queue.count - queueHead
         queue = []
         queueHead = 0
         queuedBytes = 0
+        waiting = [:]
     }
 
     /// Copies `message` behind `LWS_PRE` head-room into the write buffer (called from the writeable callback only,
