@@ -29,7 +29,7 @@ public struct HubConfiguration: Sendable {
     /// (presence) or that the daemon keeps (the batch index).
     public var maxLabelBytes = 256
     /// With tokens: a session that has not said a valid `hello` within this many seconds is closed (1008).
-    public var helloTimeoutSeconds = 10.0
+    public var helloTimeoutSeconds = 10
     /// With tokens: sessions still waiting for their `hello` at once; more are closed at once (1013).
     public var maxSessionsAwaitingHello = 1000
     /// Accepted batches remembered per client and tree for idempotent resubmission, whatever the log compacted

@@ -47,7 +47,7 @@ public struct ProtocolMachine {
                 .close(s, code: 1013, reason: "too many sessions awaiting hello"),
             ]
         }
-        let deadline = now + configuration.helloTimeoutSeconds
+        let deadline = now + Double(configuration.helloTimeoutSeconds)
         sessions[s] = Session(
             phase: open ? .ready : .awaitingHello(deadline: deadline), role: open ? .admin : .viewer, grant: nil,
             bucket: max(configuration.editsPerSecond, 1), lastRefill: now)

@@ -53,6 +53,7 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
                 options = StoreOptions(directory: try DaemonFiles.prepareDataDirectory(configuration.dataDirectory))
                 options.durability = configuration.durability
                 options.keepSnapshots = configuration.keepSnapshots
+                options.reserveBytes = configuration.reserveBytes
             }
             durability = options.durability
             firstStart = !FileManager.default.fileExists(atPath: TreeStore.databasePath(in: options.directory))

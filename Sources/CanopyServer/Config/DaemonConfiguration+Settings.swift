@@ -82,12 +82,15 @@ extension DaemonConfiguration {
             .integer("storage", "snapshot_every_batches", \.hub.snapshotEveryBatches, 1...10_000_000),
             .integer("storage", "snapshot_every_seconds", \.hub.snapshotEverySeconds, 1...86_400),
             .integer("storage", "keep_snapshots", \.keepSnapshots, 1...100),
+            .integer("storage", "reserve_bytes", \.reserveBytes, 0...(1 << 40)),
             .integer("limits", "max_message_bytes", \.service.maxMessageBytes, 1...(1 << 30)),
             .integer("limits", "max_queue_bytes", \.service.maxQueueBytes, 1...(1 << 36)),
             .integer("limits", "max_json_depth", \.hub.maxJSONDepth, 1...4096),
             .integer("limits", "max_tree_depth", \.hub.limits.maxDepth, 1...2048),
             .integer("limits", "max_nodes", \.hub.limits.maxNodes, 1...100_000_000),
             .integer("limits", "max_modifiers", \.hub.limits.maxModifiers, 0...65535),
+            .integer("limits", "max_label_bytes", \.hub.maxLabelBytes, 16...65536),
+            .integer("limits", "max_sessions_awaiting_hello", \.hub.maxSessionsAwaitingHello, 1...10_000_000),
             Setting(
                 section: "limits", key: "edits_per_second", kind: .number,
                 expected: "a number in 0...1000000 (0 = unlimited)",
@@ -108,6 +111,7 @@ extension DaemonConfiguration {
             .integer("timeouts", "idle", \.service.idleTimeoutSeconds, 2...65535),
             .integer("timeouts", "close", \.service.closeTimeoutSeconds, 1...3600),
             .integer("timeouts", "drain", \.service.drainTimeoutSeconds, 0...3600),
+            .integer("timeouts", "hello", \.hub.helloTimeoutSeconds, 1...3600),
             .integer("history", "diff_log_length", \.hub.diffLogLength, 0...1_000_000),
             Setting(
                 section: "auth", key: "tokens", kind: .strings, expected: "a list of strings",

@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable {
     public var durability = Durability.fsync
     /// Snapshots kept per tree (the log after the oldest kept one is kept too).
     public var keepSnapshots = 2
+    /// Bytes of disk the store holds in reserve (`canopy.reserve`), given up so a deletion can commit on a full disk
+    /// (docs/storage.md); 0: none.
+    public var reserveBytes = 8 << 20
     /// Directory of example trees (`*.json` createTree bodies) loaded at first start and served at `/examples/`;
     /// empty loads and serves none.
     public var examplesDirectory = "config/examples"
