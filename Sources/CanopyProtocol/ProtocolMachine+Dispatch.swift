@@ -57,7 +57,9 @@ extension ProtocolMachine {
     {
         guard let type = o["type"]?.string else { throw CanopyError(.badMessage, "missing \"type\"") }
         if type == "hello" { return try hello(s, o, rid: rid) }
-        guard sessions[s]!.isReady else { throw CanopyError(.unauthorized, "send hello with a valid token first") }
+        guard sessions[s]?.isReady == true else {
+            throw CanopyError(.unauthorized, "send hello with a valid token first")
+        }
         switch type {
         case "listTrees": return [send(s, listTrees(s), rid: rid)]
         case "createTree": return try createTree(s, o, rid: rid, now: now)
@@ -79,7 +81,7 @@ extension ProtocolMachine {
     /// name, another token): the new token's role and patterns then apply, and subscriptions to trees it does not
     /// cover end at once, each with `unsubscribed`, so a downgrade never keeps what the old token could see.
     private mutating func hello(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [ProtocolAction] {
-        var session = sessions[s]!
+        guard var session = sessions[s] else { return [] }
         if let client = o["client"] {
             guard let name = client.string, name.utf8.count <= configuration.maxLabelBytes else {
                 throw CanopyError(.badMessage, "\"client\" must be a string of at most \(configuration.maxLabelBytes) bytes")
@@ -135,7 +137,8 @@ extension ProtocolMachine {
     /// not), then `no_such_tree`.
     func existingTree(_ s: SessionID, _ o: JSONObject, _ needed: Role, _ what: String) throws(CanopyError) -> String {
         let id = try Self.treeID(o)
-        try sessions[s]!.authorize(id, needed, what)
+        guard let session = sessions[s] else { throw CanopyError(.unauthorized, "this session has ended") }
+        try session.authorize(id, needed, what)
         guard let channel = channels[id], !channel.isDeleting else { throw Self.noSuchTree(id) }
         return id
     }

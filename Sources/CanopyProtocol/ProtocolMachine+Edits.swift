@@ -13,7 +13,7 @@ extension ProtocolMachine {
             throw CanopyError(.badMessage, "\"seq\" is longer than \(configuration.maxLabelBytes) bytes encoded")
         }
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
-        let client = sessions[s]!.client
+        let client = sessions[s]?.client ?? ""
         if let seqText, !client.isEmpty, let version = channels[id]!.acks[client, seqText] {
             return resubmitted(author, id, version: version, seq: seq)
         }
@@ -23,7 +23,7 @@ extension ProtocolMachine {
             }
             storageFailure = nil  // try the store again
         }
-        if !sessions[s]!.takeEditToken(rate: configuration.editsPerSecond, now: now) {
+        if sessions[s]?.takeEditToken(rate: configuration.editsPerSecond, now: now) != true {
             let e = CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")
             return logLimit(s, e) + [sendRejection(author, id, seq, e)]
         }

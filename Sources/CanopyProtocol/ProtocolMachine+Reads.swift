@@ -21,7 +21,7 @@ extension ProtocolMachine {
             throw CanopyError(.badMessage, "\"trace\" must be true or false")
         }
         let trace = o["trace"]?.bool ?? false
-        sessions[s]!.subscriptions.insert(id)
+        sessions[s]?.subscriptions.insert(id)
         let channel = channels[id]!
         var out: [ProtocolAction] = []
         if let since, since >= 0, since <= channel.tree.version {
@@ -63,7 +63,7 @@ extension ProtocolMachine {
         -> [ProtocolAction]
     {
         let id = try existingTree(s, o, .viewer, "read this tree")
-        sessions[s]!.subscriptions.remove(id)
+        sessions[s]?.subscriptions.remove(id)
         channels[id]!.unsubscribe(s)
         return [send(s, ["type": "unsubscribed", "tree": .string(id)], rid: rid)] + presence(id, now: now)
     }

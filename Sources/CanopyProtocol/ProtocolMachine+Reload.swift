@@ -14,8 +14,8 @@ extension ProtocolMachine {
         configuration.tokens = tokens
         configuration.editsPerSecond = editsPerSecond
         var out: [ProtocolAction] = [.log(.info, "reloaded: \(tokens.count) tokens, \(editsPerSecond) edits/s per session")]
-        for s in sessions.keys.sorted() {
-            guard let old = sessions[s]!.grant else { continue }
+        for (s, session) in sessions.sorted(by: { $0.key < $1.key }) {
+            guard let old = session.grant else { continue }
             guard let grant = grant(of: old.token) else {
                 out += [
                     reply(s, error: CanopyError(.unauthorized, "this session's token was revoked"), rid: nil),
@@ -23,8 +23,8 @@ extension ProtocolMachine {
                 ]
                 continue
             }
-            sessions[s]!.grant = grant
-            sessions[s]!.role = grant.role
+            sessions[s]?.grant = grant
+            sessions[s]?.role = grant.role
             out += endUnseenSubscriptions(s)
         }
         return out
@@ -33,8 +33,9 @@ extension ProtocolMachine {
     /// Ends the subscriptions of `s` to trees its grant no longer covers, each with `unsubscribed`.
     mutating func endUnseenSubscriptions(_ s: SessionID) -> [ProtocolAction] {
         var out: [ProtocolAction] = []
-        for id in sessions[s]!.subscriptions.sorted() where !sessions[s]!.sees(id) {
-            sessions[s]!.subscriptions.remove(id)
+        guard let session = sessions[s] else { return [] }
+        for id in session.subscriptions.sorted() where !session.sees(id) {
+            sessions[s]?.subscriptions.remove(id)
             channels[id]?.unsubscribe(s)
             out.append(send(s, ["type": "unsubscribed", "tree": .string(id)], rid: nil))
             presenceDue.insert(id)

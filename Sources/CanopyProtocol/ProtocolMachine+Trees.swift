@@ -3,7 +3,8 @@ import CanopyCore
 /// Creating, listing, deleting and restoring trees.
 extension ProtocolMachine {
     func listTrees(_ s: SessionID) -> JSON {
-        let visible = channels.keys.sorted().filter { sessions[s]!.sees($0) }
+        let session = sessions[s]
+        let visible = channels.keys.sorted().filter { session?.sees($0) == true }
         let list: [JSON] = visible.map { id in
             let channel = channels[id]!
             var o: JSONObject = [
@@ -19,7 +20,8 @@ extension ProtocolMachine {
     mutating func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)
         -> [ProtocolAction]
     {
-        try sessions[s]!.authorize(try Self.treeID(o), .admin, "create trees")
+        guard let session = sessions[s] else { throw CanopyError(.unauthorized, "this session has ended") }
+        try session.authorize(try Self.treeID(o), .admin, "create trees")
         let id = try makeTree(o, replyTo: ReplyTo(session: s, rid: rid), now: now)
         let nodes = channels[id]!.tree.nodeCount
         return [.log(.info, "\(Session.name(s)) created tree \(id) (\(nodes) nodes)")] + persistCreation(id)

@@ -79,7 +79,7 @@ public struct ProtocolMachine {
             let s = helloDeadlines[helloDeadlinesHead].session
             helloDeadlinesHead += 1
             guard let session = sessions[s], !session.isReady else { continue }
-            sessions[s]!.phase = .ready  // counted out now; the close below ends it
+            sessions[s]?.phase = .ready  // counted out now; the close below ends it
             awaitingHello -= 1
             let e = CanopyError(.unauthorized, "no hello within \(configuration.helloTimeoutSeconds) s")
             out += [reply(s, error: e, rid: nil), .close(s, code: 1008, reason: "hello timeout")]
