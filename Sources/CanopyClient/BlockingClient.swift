@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopySupport
 import CanopyWebSocket
 
 #if canImport(Glibc)
@@ -26,10 +27,10 @@ public final class BlockingClient: @unchecked Sendable {  // state shared with t
             break
         case .failed(let why):
             close()
-            throw ClientError(why)
+            throw ClientError(.client, why)
         case .timedOut:
             close()
-            throw ClientError("no answer from \(url) within \(Self.seconds(timeout))")
+            throw ClientError(.client, "no answer from \(url) within \(Self.seconds(timeout))")
         }
     }
 
@@ -55,7 +56,7 @@ public final class BlockingClient: @unchecked Sendable {  // state shared with t
         do {
             return try JSONParser.parse(bytes: bytes, maxDepth: 4096)  // as deep as any daemon configuration allows
         } catch {
-            throw ClientError("the server sent a message that is not JSON: \(error)")
+            throw ClientError(.client, "the server sent a message that is not JSON: \(error)")
         }
     }
 
@@ -65,7 +66,8 @@ public final class BlockingClient: @unchecked Sendable {  // state shared with t
         case .timedOut: return nil
         case .closed(let code, let reason):
             let shown = code.map { "\($0)" } ?? "no close code"
-            throw ClientError("the server closed the connection (\(shown)\(reason.isEmpty ? "" : ": \(reason)"))")
+            throw ClientError(
+                .client, "the server closed the connection (\(shown)\(reason.isEmpty ? "" : ": \(reason)"))")
         }
     }
 
@@ -85,15 +87,23 @@ public final class BlockingClient: @unchecked Sendable {  // state shared with t
         let status = pthread_create(&thread, nil, canopyBlockingClientThread, box)
         guard status == 0 else {
             Unmanaged<ClientLoop>.fromOpaque(box).release()
-            throw ClientError("cannot start the client thread (error \(status))")
+            throw ClientError(.client, "cannot start the client thread (error \(status))")
         }
         return thread
     }
 
     /// Receives the loop's events; `BlockingClient` waits on it. Messages stay in order; the close comes last.
     private final class Inbox: ClientHandler, @unchecked Sendable {  // all state behind `mutex`/`condition`
-        enum OpenState { case open, failed(String), timedOut }
-        enum Next { case message([UInt8]), closed(UInt16?, String), timedOut }
+        enum OpenState {
+            case open
+            case failed(String)
+            case timedOut
+        }
+        enum Next {
+            case message([UInt8])
+            case closed(UInt16?, String)
+            case timedOut
+        }
 
         private var opened = false
         private var failure: String?

@@ -1,6 +1,7 @@
-import CanopyCore
-import CanopyWebSocket
 import CanopyClient
+import CanopyCore
+import CanopySupport
+import CanopyWebSocket
 
 /// The load tool's own blocking session for setup and teardown: creating the scratch trees (in pipelined batches),
 /// reading an existing tree's snapshot, deleting the trees at the end.
@@ -22,7 +23,7 @@ final class AdminSession {
     init(url: WebSocketURL, token: String?, name: String, timeout: Double) throws(LoadError) {
         self.timeout = timeout
         do { client = try BlockingClient(url: url, timeout: timeout) } catch {
-            throw LoadError("cannot connect to \(url): \(error)")
+            throw LoadError(.load, "cannot connect to \(url): \(error)")
         }
         let welcome = try request(LoadMessages.hello(client: name, token: token))
         session = welcome["session"]?.string ?? ""
@@ -59,8 +60,10 @@ final class AdminSession {
                 next += 1
             }
             let received: JSON?
-            do { received = try client.receive(timeout: timeout) } catch { throw LoadError("\(error)") }
-            guard let message = received else { throw LoadError("no answer from the daemon within \(timeout) s") }
+            do { received = try client.receive(timeout: timeout) } catch { throw LoadError(.load, "\(error)") }
+            guard let message = received else {
+                throw LoadError(.load, "no answer from the daemon within \(timeout) s")
+            }
             var index: Int?
             if let rid = message["rid"]?.number.flatMap({ Int64(exactly: $0) }) {
                 index = ridOf.removeValue(forKey: rid)
@@ -76,7 +79,7 @@ final class AdminSession {
             if type == "error" || type == "rejected" {
                 let code = message["code"]?.string ?? "error"
                 if !requests[index].tolerated.contains(code) {
-                    throw LoadError("the daemon answered \(code): \(message["message"]?.string ?? "")")
+                    throw LoadError(.load, "the daemon answered \(code): \(message["message"]?.string ?? "")")
                 }
             }
             try done(index, message)

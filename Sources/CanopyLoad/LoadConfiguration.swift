@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopySupport
 
 /// What `canopy load` runs: who connects, what they edit, how fast, and for how long. Built from the command line
 /// (or by tests); `validate()` names the flag of the first value that makes no sense.
@@ -57,7 +58,7 @@ public struct LoadConfiguration: Sendable {
     /// Throws the first problem, phrased with the flag's name.
     public func validate() throws(LoadError) {
         func check(_ ok: Bool, _ message: String) throws(LoadError) {
-            if !ok { throw LoadError(message) }
+            if !ok { throw LoadError(.load, message) }
         }
         try check(
             (0...Self.maxClients).contains(clients),
@@ -152,7 +153,7 @@ public enum TreeShape: String, Sendable, CaseIterable {
 
     public init(parsing text: String) throws(LoadError) {
         guard let shape = TreeShape(rawValue: text) else {
-            throw LoadError("--shape must be one of balanced, wide, deep (got \"\(text)\")")
+            throw LoadError(.load, "--shape must be one of balanced, wide, deep (got \"\(text)\")")
         }
         self = shape
     }
@@ -177,20 +178,22 @@ public struct OpMix: Sendable, Equatable, CustomStringConvertible {
             let name = pieces[0].trimmingWhitespace
             guard pieces.count == 2 else {
                 throw LoadError(
+                    .load,
                     "--mix: \"\(part)\" is not OP=WEIGHT (ops: \(names); e.g. set=90,insert=4,remove=3,move=3)")
             }
             guard let op = LoadOp(rawValue: name) else {
-                throw LoadError("--mix: unknown op \"\(name)\" (ops: \(names))")
+                throw LoadError(.load, "--mix: unknown op \"\(name)\" (ops: \(names))")
             }
             guard let weight = Int(pieces[1].trimmingWhitespace), weight >= 0, weight <= 1_000_000 else {
                 throw LoadError(
+                    .load,
                     "--mix: the weight of \(name) must be a whole number from 0 to 1000000 (got \"\(pieces[1])\")")
             }
-            guard weights[op] == nil else { throw LoadError("--mix: \(name) is given twice") }
+            guard weights[op] == nil else { throw LoadError(.load, "--mix: \(name) is given twice") }
             weights[op] = weight
         }
         guard weights.values.contains(where: { $0 > 0 }) else {
-            throw LoadError("--mix: at least one weight must be positive (got \"\(text)\")")
+            throw LoadError(.load, "--mix: at least one weight must be positive (got \"\(text)\")")
         }
         self.weights = weights
     }
@@ -221,10 +224,4 @@ extension Substring {
 }
 
 /// A load run that cannot start or could not finish: a bad option, an unreachable daemon, a daemon error.
-public struct LoadError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var message: String
-
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { message }
-}
+public typealias LoadError = CanopyFailure

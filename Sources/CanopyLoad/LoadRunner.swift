@@ -48,7 +48,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         let report: LoadReport
         do throws(LoadError) {
             let trees = try prepareTrees(prefix: prefix, pid: pid, created: &created)
-            if wasInterrupted { throw LoadError("interrupted") }
+            if wasInterrupted { throw LoadError(.load, "interrupted") }
             report = try drive(trees, prefix: prefix)
         } catch {
             cleanUp(created)
@@ -105,7 +105,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
                     lastShown = now
                     log("  \(done)/\(totalNodes) nodes created")
                 }
-                if wasInterrupted { throw LoadError("interrupted") }
+                if wasInterrupted { throw LoadError(.load, "interrupted") }
             }
         }
         return models
@@ -160,7 +160,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         let driver = LoadDriver(configuration: c, url: url, trees: trees, clientPrefix: prefix, firstSeq: firstSeq)
         driver.progress = progress
         let loop: ClientLoop
-        do { loop = try ClientLoop(handler: driver) } catch { throw LoadError("\(error)") }
+        do { loop = try ClientLoop(handler: driver) } catch { throw LoadError(.load, "\(error)") }
         driver.loop = loop
         if c.slow > 0 {
             let slow = try SlowReaders(
@@ -196,7 +196,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         self.loop = nil
         self.driver = nil
         lock.unlock()
-        if let failure = driver.failure { throw LoadError(failure) }
+        if let failure = driver.failure { throw LoadError(.load, failure) }
         var report = driver.finalReport()
         report.setupBatches = setupBatches
         return report

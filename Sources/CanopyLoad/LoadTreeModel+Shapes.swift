@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopySupport
 
 extension LoadTreeModel {
     /// The key scratch trees declare: a sum every inner node reads and every leaf writes 1 to.
@@ -96,11 +97,11 @@ extension LoadTreeModel {
     /// first key; inserted leaves get ids `PREFIXxN`.
     static func existing(snapshot: JSON, insertPrefix: String) throws(LoadError) -> LoadTreeModel {
         guard let id = snapshot["tree"]?.string, let root = snapshot["root"] else {
-            throw LoadError("the daemon's snapshot has no tree or root")
+            throw LoadError(.load, "the daemon's snapshot has no tree or root")
         }
         let keys = snapshot["keys"]?.array?.compactMap { $0["key"]?.string } ?? []
         guard let key = keys.contains(scratchKey) ? scratchKey : keys.first else {
-            throw LoadError("tree \(id) declares no keys: there is nothing for setPreference to set")
+            throw LoadError(.load, "tree \(id) declares no keys: there is nothing for setPreference to set")
         }
         let model = LoadTreeModel(id: id, key: key, insertPrefix: insertPrefix)
         var stack: [(node: JSON, parent: Int32)] = [(root, -1)]

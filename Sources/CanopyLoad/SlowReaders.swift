@@ -1,7 +1,7 @@
 import CanopyCore
-import Foundation
 import CanopySupport
 import CanopyWebSocket
+import Foundation
 
 /// The `--slow` subscribers: they read for a tenth of each second only, so the daemon's queue for them grows and,
 /// under enough load, it closes them with 1008; they then reconnect and resubscribe with `since` (the resync path).
@@ -56,7 +56,9 @@ final class SlowReaders: ClientHandler, @unchecked Sendable {  // `state` behind
             let index = firstIndex + i
             slots.append(Slot(tree: trees[index % trees.count], name: "\(clientPrefix)-slow\(i)"))
         }
-        do { loop = try ClientLoop(handler: self) } catch { throw LoadError("cannot start the slow readers: \(error)") }
+        do { loop = try ClientLoop(handler: self) } catch {
+            throw LoadError(.load, "cannot start the slow readers: \(error)")
+        }
     }
 
     /// Connects every slow reader and services them on a new thread.

@@ -84,7 +84,8 @@ extension ProtocolMachine {
         guard var session = sessions[s] else { return [] }
         if let client = o["client"] {
             guard let name = client.string, name.utf8.count <= configuration.maxLabelBytes else {
-                throw CanopyError(.badMessage, "\"client\" must be a string of at most \(configuration.maxLabelBytes) bytes")
+                throw CanopyError(
+                    .badMessage, "\"client\" must be a string of at most \(configuration.maxLabelBytes) bytes")
             }
             session.client = name
         }

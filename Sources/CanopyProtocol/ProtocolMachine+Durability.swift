@@ -28,7 +28,9 @@ extension ProtocolMachine {
             let replyTo: ReplyTo? =
                 if case .creating(let r) = channel.phase { r } else { nil }
             out += drop(ticket.tree)
-            if let replyTo, sessions[replyTo.session] != nil { out.append(reply(replyTo.session, error: error, rid: replyTo.rid)) }
+            if let replyTo, sessions[replyTo.session] != nil {
+                out.append(reply(replyTo.session, error: error, rid: replyTo.rid))
+            }
             return out
         case .append:
             guard channel.epoch == ticket.epoch else { return [] }
@@ -36,7 +38,9 @@ extension ProtocolMachine {
         case .delete:
             guard case .deleting(let replyTo) = channel.phase else { return [] }
             channels[ticket.tree]!.phase = .live
-            var out: [ProtocolAction] = [.log(.error, "the deletion of tree \(ticket.tree) could not be stored: \(message)")]
+            var out: [ProtocolAction] = [
+                .log(.error, "the deletion of tree \(ticket.tree) could not be stored: \(message)")
+            ]
             if sessions[replyTo.session] != nil { out.append(reply(replyTo.session, error: error, rid: replyTo.rid)) }
             return out
         }
@@ -47,15 +51,20 @@ extension ProtocolMachine {
         -> [ProtocolAction]
     {
         guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
-        if case .writing(let version) = channel.snapshot, version == ticket.version { channels[ticket.tree]!.snapshot = .idle }
+        if case .writing(let version) = channel.snapshot, version == ticket.version {
+            channels[ticket.tree]!.snapshot = .idle
+        }
         switch result {
         case .success(let bytes):
             // A snapshot only ever shows durable batches, so a rollback since does not make it wrong.
             if ticket.version > (channel.base?.version ?? -1) { channels[ticket.tree]!.base = (ticket.version, bytes) }
-            channels[ticket.tree]!.log.trim(keep: configuration.diffLogLength, anchor: channels[ticket.tree]!.base!.version)
+            channels[ticket.tree]!.log.trim(
+                keep: configuration.diffLogLength, anchor: channels[ticket.tree]!.base!.version)
             return []
         case .failure(let failure):
-            return [.log(.error, "tree \(ticket.tree): snapshot \(ticket.version) could not be stored: \(failure.message)")]
+            return [
+                .log(.error, "tree \(ticket.tree): snapshot \(ticket.version) could not be stored: \(failure.message)")
+            ]
         }
     }
 

@@ -30,7 +30,9 @@ extension ProtocolMachine {
         let ops: [Op]
         do throws(CanopyError) {
             ops = try [Op](json: opsJSON)
-            guard !ops.isEmpty else { throw CanopyError(.badMessage, "edit: \"ops\" is empty (a batch has at least one op)") }
+            guard !ops.isEmpty else {
+                throw CanopyError(.badMessage, "edit: \"ops\" is empty (a batch has at least one op)")
+            }
         } catch {
             return logLimit(s, error) + [sendRejection(author, id, seq, error)]
         }
@@ -65,7 +67,8 @@ extension ProtocolMachine {
             channels[id]!.lastSnapshotTime = now
         }
         let channel = channels[id]!
-        let ticket = CommitTicket(tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .append(version: version))
+        let ticket = CommitTicket(
+            tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .append(version: version))
         return [.persist(ticket, .append(tree: id, version: version, client: client, seq: seqText, diff: plain.bytes))]
     }
 
@@ -108,7 +111,9 @@ extension ProtocolMachine {
         counters.ops += p.opCount
         channels[id]!.log.append(.init(version: p.version, message: p.plain, json: p.json))
         let channel = channels[id]!
-        var out: [ProtocolAction] = channel.recipients(of: p).map { .send($0.session, $0.traced ? p.traced ?? p.plain : p.plain) }
+        var out: [ProtocolAction] = channel.recipients(of: p).map {
+            .send($0.session, $0.traced ? p.traced ?? p.plain : p.plain)
+        }
         if channel.subscriberIndex(p.author.session) == nil && sessions[p.author.session] != nil {
             out.append(.send(p.author.session, p.plain))
         }
@@ -140,7 +145,8 @@ extension ProtocolMachine {
         if let logged = channels[id]!.log.entry(version) { return [duplicate(to, logged.json)] }
         guard durable else { return [duplicate(to, compactedDiff(id, version: version, seq: seq))] }
         return startRead(
-            .duplicate(to, incarnation: channels[id]!.incarnation, version: version, seq: seq), tree: id, from: version, to: version)
+            .duplicate(to, incarnation: channels[id]!.incarnation, version: version, seq: seq), tree: id, from: version,
+            to: version)
     }
 
     /// What answers a resubmission whose diff is gone from the log and the store: its tree, version and seq.

@@ -35,7 +35,8 @@ extension ProtocolMachine {
             if durable && since < (channel.log.first ?? channel.durableVersion + 1) {
                 // Older than the log: the store may still have it. Diffs released meanwhile wait in the log.
                 channels[id]!.subscribe(s, from: channel.durableVersion, traced: trace, catchingUp: true)
-                let read = PendingRead.catchUp(ReplyTo(session: s, rid: rid), incarnation: channel.incarnation, since: since)
+                let read = PendingRead.catchUp(
+                    ReplyTo(session: s, rid: rid), incarnation: channel.incarnation, since: since)
                 return startRead(read, tree: id, from: since + 1, to: channel.durableVersion) + presence(id, now: now)
             }
         }
@@ -54,7 +55,9 @@ extension ProtocolMachine {
     mutating func sendSnapshot(_ s: SessionID, _ id: String, trace: Bool, rid: JSON?) -> [ProtocolAction] {
         let action = send(s, snapshot(id, trace: trace), rid: rid)
         let channel = channels[id]!
-        guard channel.tree.version > channel.durableVersion, case .send(_, let message) = action else { return [action] }
+        guard channel.tree.version > channel.durableVersion, case .send(_, let message) = action else {
+            return [action]
+        }
         channels[id]!.held.append(.init(session: s, version: channel.tree.version, message: message))
         return []
     }

@@ -8,12 +8,18 @@ extension ProtocolMachine {
     /// configured: every session is admin) is fixed for the daemon's life; a reload that would change it is refused.
     public mutating func reload(tokens: [TokenGrant], editsPerSecond: Double, now: Double) -> [ProtocolAction] {
         guard tokens.isEmpty == configuration.tokens.isEmpty else {
-            return [.log(.error, "reload refused: turning tokens on or off needs a restart (the running sessions were "
-                + "admitted \(configuration.tokens.isEmpty ? "without" : "with") tokens)")]
+            return [
+                .log(
+                    .error,
+                    "reload refused: turning tokens on or off needs a restart (the running sessions were "
+                        + "admitted \(configuration.tokens.isEmpty ? "without" : "with") tokens)")
+            ]
         }
         configuration.tokens = tokens
         configuration.editsPerSecond = editsPerSecond
-        var out: [ProtocolAction] = [.log(.info, "reloaded: \(tokens.count) tokens, \(editsPerSecond) edits/s per session")]
+        var out: [ProtocolAction] = [
+            .log(.info, "reloaded: \(tokens.count) tokens, \(editsPerSecond) edits/s per session")
+        ]
         for (s, session) in sessions.sorted(by: { $0.key < $1.key }) {
             guard let old = session.grant else { continue }
             guard let grant = grant(of: old.token) else {

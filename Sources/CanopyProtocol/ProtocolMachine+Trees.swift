@@ -95,7 +95,8 @@ extension ProtocolMachine {
         // The tree takes no requests until the deletion is durable; then it goes. If the deletion cannot be stored,
         // nothing changed and the tree is served on.
         channels[id]!.phase = .deleting(replyTo)
-        let ticket = CommitTicket(tree: id, incarnation: channels[id]!.incarnation, epoch: channels[id]!.epoch, kind: .delete)
+        let ticket = CommitTicket(
+            tree: id, incarnation: channels[id]!.incarnation, epoch: channels[id]!.epoch, kind: .delete)
         return [.persist(ticket, .deleteTree(id: id))]
     }
 
@@ -154,7 +155,10 @@ extension ProtocolMachine {
                     let json = try JSONParser.parse(bytes: b.diff, maxDepth: 4096)
                     _ = try channel.tree.apply(try [Op](json: json["ops"] ?? .null))
                     guard channel.tree.version == b.version else { throw CanopyError(.badMessage, "out of order") }
-                    channel.log.append(.init(version: b.version, message: OutgoingMessage(bytes: b.diff, headroom: configuration.headroom), json: json))
+                    channel.log.append(
+                        .init(
+                            version: b.version,
+                            message: OutgoingMessage(bytes: b.diff, headroom: configuration.headroom), json: json))
                     if let seq = b.seq, !b.client.isEmpty {
                         channel.acks.remember(client: b.client, seq: seq, version: b.version)
                     }

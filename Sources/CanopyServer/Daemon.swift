@@ -1,5 +1,6 @@
 import CanopyCore
 import CanopyStore
+import CanopySupport
 import CanopyWebSocket
 import Dispatch
 import Foundation
@@ -68,13 +69,14 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
             do {
                 try runner.restore(stored)
             } catch {
-                throw DaemonStartError("\(store.path): \(error.message)")
+                throw DaemonStartError(.start, "\(store.path): \(error.message)")
             }
             restored = stored.map(\.id).sorted()
             DaemonFiles.returnFreedMemory()
             let milliseconds = Int((ProtocolRunner.monotonicSeconds() - started) * 1000)
             logger.info(
-                "store \(store.path) (durability \(durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms")
+                "store \(store.path) (durability \(durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms"
+            )
         }
         restoredTrees = restored
 
@@ -143,7 +145,4 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
 
 /// A start-up failure that is not a configuration value (files, directories, examples, a store that does not
 /// replay).
-public struct DaemonStartError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+public typealias DaemonStartError = CanopyFailure

@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopySupport
 import Foundation
 
 /// The daemon's files: its data directory, the example trees, and memory given back after a restore.
@@ -26,13 +27,16 @@ enum DaemonFiles {
             prefix += component
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
                 let reason = String(cString: strerror(errno))
-                throw DaemonStartError("cannot create the data directory \(path): \(prefix): \(reason)")
+                throw DaemonStartError(.start, "cannot create the data directory \(path): \(prefix): \(reason)")
             }
             prefix += "/"
         }
-        guard isDirectory(path) else { throw DaemonStartError("data directory \(path) exists and is not a directory") }
+        guard isDirectory(path) else {
+            throw DaemonStartError(.start, "data directory \(path) exists and is not a directory")
+        }
         guard access(path, W_OK | X_OK) == 0 else {
-            throw DaemonStartError("data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+            throw DaemonStartError(
+                .start, "data directory \(path) is not writable: \(String(cString: strerror(errno)))")
         }
         return URL(fileURLWithPath: path).standardizedFileURL.path
     }
@@ -56,10 +60,10 @@ enum DaemonFiles {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw DaemonStartError("cannot list the examples directory \(directory): \(reason(error))")
+            throw DaemonStartError(.start, "cannot list the examples directory \(directory): \(reason(error))")
         }
         guard let confined = ConfinedDirectory(directory) else {
-            throw DaemonStartError("the examples directory \(directory) is not a directory")
+            throw DaemonStartError(.start, "the examples directory \(directory) is not a directory")
         }
         var bodies: [(path: String, body: JSONObject)] = []
         for name in names.sorted() where name.hasSuffix(".json") {
@@ -85,7 +89,7 @@ enum DaemonFiles {
                 }
                 bodies.append((path, body))
             } catch let error as CanopyError {
-                throw DaemonStartError("example \(path): \(error)")
+                throw DaemonStartError(.start, "example \(path): \(error)")
             }
         }
         var loaded: [String] = []
@@ -93,7 +97,7 @@ enum DaemonFiles {
             do {
                 loaded.append(try runner.createTree(body: body))
             } catch {
-                throw DaemonStartError("example \(path): \(error)")
+                throw DaemonStartError(.start, "example \(path): \(error)")
             }
         }
         return loaded

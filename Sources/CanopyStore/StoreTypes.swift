@@ -1,3 +1,5 @@
+import CanopySupport
+
 /// How hard a commit tries to reach the disk before its writes are reported done.
 ///
 /// `.fsync`: WAL + `synchronous=FULL`, every commit is on stable storage when its completions run (survives kill -9,
@@ -25,28 +27,30 @@ public struct StoreOptions: Sendable {
     }
 }
 
-/// A storage failure. `description` always starts with the database file's path.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+/// A storage failure, naming the database file (`description` starts with its path).
+public typealias StoreError = CanopyFailure
+
+extension CanopyFailure.Code {
+    /// The store failed: I/O errors, corruption, refused writes, a closed store.
+    public static let storage = Self(rawValue: "storage")
+    /// No room for the write: SQLITE_FULL (ENOSPC on the file system, or `maxPageCount` reached).
+    public static let diskFull = Self(rawValue: "disk_full")
+}
+
+extension CanopyFailure {
     /// What went wrong, as far as the store acts on it.
     public enum Kind: Sendable, Equatable {
-        /// No room for the write: SQLITE_FULL (ENOSPC on the file system, or `maxPageCount` reached).
         case diskFull
-        /// Anything else: I/O errors, corruption, refused writes, a closed store.
         case other
     }
 
-    /// The database file's path.
-    public var file: String
-    public var message: String
-    public var kind: Kind
-
+    /// A store failure about the database `file`.
     public init(file: String, message: String, kind: Kind = .other) {
-        self.file = file
-        self.message = message
-        self.kind = kind
+        self.init(kind == .diskFull ? .diskFull : .storage, message, file: file)
     }
 
-    public var description: String { "\(file): \(message)" }
+    /// Whether the disk (or the page limit) was full.
+    public var kind: Kind { code == .diskFull ? .diskFull : .other }
 }
 
 /// One logged batch: the diff message exactly as broadcast (JSON bytes, without trace), and who sent it.

@@ -82,7 +82,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         info.protocols = UnsafePointer(memory.protocols)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         guard let context = lws_create_context(&info) else {
-            throw ClientError("libwebsockets could not create a client context (out of file descriptors?)")
+            throw ClientError(.client, "libwebsockets could not create a client context (out of file descriptors?)")
         }
         self.context = context
         mailbox.attach(context)

@@ -1,21 +1,16 @@
+import CanopySupport
+
 /// Why a service loop could not be created.
-public struct ServiceLoopError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// The configuration is inconsistent (a limit out of range, an unusable web root).
-        case invalidConfiguration = "invalid_configuration"
-        /// libwebsockets could not create its context.
-        case contextFailed = "context_failed"
-        /// The listening socket could not be set up (address in use, unknown address, no permission).
-        case listenFailed = "listen_failed"
-    }
+public typealias ServiceLoopError = CanopyFailure
 
-    public var code: Code
-    public var message: String
+/// A client-side failure: a bad URL, a refused or dropped connection, a timeout, an unexpected answer.
+public typealias ClientError = CanopyFailure
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
+extension CanopyFailure.Code {
+    /// The configuration is inconsistent (a limit out of range, an unusable web root).
+    public static let invalidConfiguration = Self(rawValue: "invalid_configuration")
+    /// libwebsockets could not create its context.
+    public static let contextFailed = Self(rawValue: "context_failed")
+    /// The listening socket could not be set up (address in use, unknown address, no permission).
+    public static let listenFailed = Self(rawValue: "listen_failed")
 }

@@ -1,3 +1,5 @@
+import CanopySupport
+
 /// A `ws://host[:port][/path]` address, as the CLI and load tool take it. Only plain `ws`: canopyd serves no TLS
 /// (put a TLS proxy in front of it and connect to the proxy's plain side, or tunnel).
 public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
@@ -14,7 +16,7 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`; `http://` is accepted as a synonym (the inspector's address works), the path defaults to
     /// `/ws` and the port to 7700 (canopyd's default). IPv6 hosts go in brackets: `ws://[::1]:7700/ws`.
     public init(parsing text: String) throws(ClientError) {
-        func invalid(_ why: String) -> ClientError { ClientError("invalid URL \"\(text)\": \(why)") }
+        func invalid(_ why: String) -> ClientError { ClientError(.client, "invalid URL \"\(text)\": \(why)") }
         var rest = Substring(text)
         if rest.hasPrefix("ws://") {
             rest = rest.dropFirst(5)
@@ -61,11 +63,4 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "ws://\(shownHost):\(port)\(path)"
     }
-}
-
-/// A client-side failure: a bad URL, a refused or dropped connection, a timeout, an unexpected answer.
-public struct ClientError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-
-    public init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import CanopySupport
 
 /// One RESP connection: a socket, its pending output, and an input buffer parsed incrementally.
 final class RESPConnection {

@@ -1,5 +1,6 @@
 import CanopyCore
 import CanopyLoad
+import CanopySupport
 import Foundation
 
 /// Drives one open-loop pub/sub fan-out run against Redis on the calling thread.
@@ -179,7 +180,9 @@ final class RedisFanOut {
 
     func reportText() -> String {
         func ms(_ milliseconds: Double) -> String { String(format: "%.3f ms", milliseconds) }
-        let percentiles = LatencyStats.shown.map { "\($0.name) \(ms(histogram.milliseconds(atPercentile: $0.percentile)))" }
+        let percentiles = LatencyStats.shown.map {
+            "\($0.name) \(ms(histogram.milliseconds(atPercentile: $0.percentile)))"
+        }
         return [
             String(
                 format: "published/s %.0f   delivered/s %.0f   lost %d   client CPU %.0f%%",

@@ -2,6 +2,7 @@ import ArgumentParser
 import CanopyCore
 import CanopyLoad
 import Foundation
+import CanopySupport
 
 /// `canopy-redis-load`: the same open-loop fan-out as `canopy load`, against Redis pub/sub, as an anchor.
 @main

@@ -2,6 +2,7 @@ import ArgumentParser
 import CanopyCore
 import CanopyLoad
 import Foundation
+import CanopySupport
 
 extension Canopy {
     /// `canopy load`: the flags of docs/cli.md mapped onto `LoadConfiguration`; the run itself is `LoadRunner`.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CanopyLoad
+import CanopySupport
 
 /// `canopy load` refuses options that make no sense before it connects anywhere, naming the flag and the value.
 @Suite struct LoadConfigurationTests {
@@ -135,7 +136,7 @@ import Testing
 
     @Test func shapesAreParsedByName() throws {
         #expect(try TreeShape(parsing: "deep") == .deep)
-        #expect(throws: LoadError("--shape must be one of balanced, wide, deep (got \"foo\")")) {
+        #expect(throws: LoadError(.load, "--shape must be one of balanced, wide, deep (got \"foo\")")) {
             try TreeShape(parsing: "foo")
         }
     }

@@ -5,6 +5,7 @@ import Testing
 
 @testable import CanopyLoad
 @testable import CanopyWebSocket
+import CanopySupport
 
 #if canImport(Glibc)
     import Glibc
@@ -152,7 +153,7 @@ final class InProcessDaemon: Sendable {
 
     private func httpGet(_ path: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LoadError("socket() failed") }
+        guard fd >= 0 else { throw LoadError(.load, "socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -163,7 +164,7 @@ final class InProcessDaemon: Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw LoadError("cannot connect to the daemon's HTTP port") }
+        guard connected == 0 else { throw LoadError(.load, "cannot connect to the daemon's HTTP port") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var response: [UInt8] = []
@@ -175,7 +176,7 @@ final class InProcessDaemon: Sendable {
         }
         let text = String(decoding: response, as: UTF8.self)
         guard text.hasPrefix("HTTP/1.1 200"), let split = text.range(of: "\r\n\r\n") else {
-            throw LoadError("GET \(path): \(text.prefix(200))")
+            throw LoadError(.load, "GET \(path): \(text.prefix(200))")
         }
         return String(text[split.upperBound...])
     }

@@ -10,7 +10,12 @@ import Testing
         var h = MachineHarness()
         h.open(1)
         h.open(2)
-        let create = h.send(1, ["type": "createTree", "tree": "demo", "keys": [MachineHarness.sumKey], "root": MachineHarness.root, "rid": 1])
+        let create = h.send(
+            1,
+            [
+                "type": "createTree", "tree": "demo", "keys": [MachineHarness.sumKey], "root": MachineHarness.root,
+                "rid": 1,
+            ])
         #expect(create.sent.isEmpty)
         guard case .createTree(let id, _, let snapshot)? = create.persists.first?.1 else {
             Issue.record("no createTree write")
@@ -167,10 +172,17 @@ import Testing
         }
         #expect(client == "alice" && seq == "1")
         // A new machine restores the tree from its snapshot and the logged batch, as the store gives them back.
-        let snapshot = SnapshotEncoding.encode(try Tree(keys: [try KeyDeclaration(json: MachineHarness.sumKey)], root: try Node(json: MachineHarness.root)), acks: [])
+        let snapshot = SnapshotEncoding.encode(
+            try Tree(
+                keys: [try KeyDeclaration(json: MachineHarness.sumKey)], root: try Node(json: MachineHarness.root)),
+            acks: [])
         var restarted = MachineHarness()
         try restarted.machine.restore(
-            [TreeRecord(id: "demo", about: Array("{}".utf8), snapshotVersion: 0, snapshot: snapshot, batches: [(version, client, seq, diff)])],
+            [
+                TreeRecord(
+                    id: "demo", about: Array("{}".utf8), snapshotVersion: 0, snapshot: snapshot,
+                    batches: [(version, client, seq, diff)])
+            ],
             now: 0)
         restarted.open(7)
         _ = restarted.send(7, ["type": "hello", "client": "alice"])

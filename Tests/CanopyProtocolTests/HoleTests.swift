@@ -183,7 +183,9 @@ import Testing
         // c is gone: its session is closed; b keeps only what its new pattern covers, as a viewer.
         #expect(reloaded.closes.map(\.0) == [3])
         #expect(reloaded.to(2) == [["type": "unsubscribed", "tree": "one"]])
-        let edit: JSON = ["type": "edit", "tree": "two", "ops": [["op": "setProps", "node": "root", "props": ["x": 1]]]]
+        let edit: JSON = [
+            "type": "edit", "tree": "two", "ops": [["op": "setProps", "node": "root", "props": ["x": 1]]],
+        ]
         #expect(h.send(2, edit).to(2).first?["code"] == "forbidden")
         #expect(h.machine.configuration.editsPerSecond == 3)
         // Turning tokens off needs a restart.

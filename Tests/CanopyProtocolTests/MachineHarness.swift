@@ -20,7 +20,9 @@ struct MachineHarness {
 
     mutating func close(_ s: SessionID) -> Actions { Actions(machine.closed(s, now: now)) }
 
-    mutating func send(_ s: SessionID, _ message: JSON) -> Actions { Actions(machine.received(s, .message(message), now: now)) }
+    mutating func send(_ s: SessionID, _ message: JSON) -> Actions {
+        Actions(machine.received(s, .message(message), now: now))
+    }
 
     mutating func tick() -> Actions { Actions(machine.tick(now: now)) }
 

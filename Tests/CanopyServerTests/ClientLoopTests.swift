@@ -5,6 +5,7 @@ import Testing
 @testable import CanopyServer
 @testable import CanopyWebSocket
 import CanopyClient
+import CanopySupport
 
 /// The libwebsockets client side (`ClientLoop`, `BlockingClient`, `WebSocketURL`) against a real service loop on
 /// port 0 (the echo/fan-out/close handler of ServiceLoopTests).

@@ -4,6 +4,7 @@ import Testing
 import Yams
 
 @testable import CanopyServer
+import CanopySupport
 
 /// `DaemonConfiguration`: the defaults, the shipped file, the layers (flags, environment, file) over them, and what
 /// is refused.

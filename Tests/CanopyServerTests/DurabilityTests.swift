@@ -5,6 +5,7 @@ import Testing
 @testable import CanopyServer
 @testable import CanopyWebSocket
 import CanopyClient
+import CanopySupport
 
 /// The built `canopyd` as a process on a data folder: killed with SIGKILL at random moments while writers edit,
 /// restarted, and checked against what was acknowledged before the kill.
@@ -261,7 +262,7 @@ final class DaemonProcess {
         }
         guard let port else {
             process.terminate()
-            throw ClientError("canopyd did not announce its port: \(text)")
+            throw ClientError(.client, "canopyd did not announce its port: \(text)")
         }
         self.port = port
     }
@@ -331,7 +332,7 @@ final class TestClient {
     func request(_ message: JSON) throws -> JSON { try send(message) }
 
     func next(timeout: Double = 20) throws -> JSON {
-        guard let message = try connection.receive(timeout: timeout) else { throw ClientError("no answer") }
+        guard let message = try connection.receive(timeout: timeout) else { throw ClientError(.client, "no answer") }
         return message
     }
 

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Yams
+import CanopySupport
 
 /// The YAML configuration file (`config/canopyd.yaml`): checked against the known settings, then read as one
 /// layer of the configuration reader.

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import CanopySupport
 
 /// A value given on the command line for one setting (`--port 0` sets `server.port`).
 public struct FlagValue: Sendable {

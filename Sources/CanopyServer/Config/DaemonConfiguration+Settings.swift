@@ -1,6 +1,7 @@
 import Configuration
 import Logging
 import CanopyStore
+import CanopySupport
 
 /// Why a value cannot be used, without where (the caller adds the file and line, variable or flag).
 struct SettingProblem: Error {

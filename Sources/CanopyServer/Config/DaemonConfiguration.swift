@@ -2,6 +2,7 @@ import Configuration
 import Logging
 import CanopyWebSocket
 import CanopyStore
+import CanopySupport
 
 /// Everything canopyd can be configured with, as the file `config/canopyd.yaml` lays it out (see docs/server.md,
 /// "Configuration"): `init()` is the built-in defaults, `ConfigurationSources.load()` reads flags, environment

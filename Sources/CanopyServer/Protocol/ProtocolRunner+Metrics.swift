@@ -21,7 +21,8 @@ extension ProtocolRunner {
             c.diffsDelivered)
         exposition.histogram(
             "canopy_evaluation_seconds",
-            "Time the protocol machine took for one applied edit batch (validate, apply, evaluate, encode).", evaluation)
+            "Time the protocol machine took for one applied edit batch (validate, apply, evaluate, encode).", evaluation
+        )
         let statistics = storeStatistics
         // Without a store (tests) these stay 0: nothing waits for durability.
         exposition.counter("canopy_store_commits_total", "Store transactions committed.", statistics?.commits ?? 0)

@@ -1,10 +1,10 @@
-@_exported import CanopyProtocol
 import CanopyCore
-import Dispatch
-import Logging
+@_exported import CanopyProtocol
+import CanopyStore
 import CanopySupport
 import CanopyWebSocket
-import CanopyStore
+import Dispatch
+import Logging
 
 /// Runs the protocol machine on the service thread: turns transport events into its inputs (with the time), and
 /// performs its actions — sends and closes through the transport, writes through the store's writer thread,
