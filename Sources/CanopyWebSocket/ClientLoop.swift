@@ -39,10 +39,7 @@ public protocol ClientHandler: AnyObject {
 /// it sends) and one is written per writeable callback; a `.close` action is sent after what was queued before it.
 /// Sends to a connection that is not open (yet, or any more) are dropped. `stop()` closes every open connection
 /// with 1000, waits for the closes (at most `drainTimeoutSeconds`), then `run()` returns.
-public final class ClientLoop: @unchecked Sendable {  // lws state stays on the loop's thread; others use `mailbox`
-    private enum Phase {
-        case idle, running, draining, finished
-    }
+public final class ClientLoop: @unchecked Sendable {  // lws state stays on the loop's thread; others post to `core`
 
     /// A connection from `connect` until its `closed` or `failed` event.
     private final class Connection {
@@ -56,16 +53,13 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     }
 
     public let maxMessageBytes: Int
-    public let drainTimeoutSeconds: Int
+    public var drainTimeoutSeconds: Int { core.drainTimeoutSeconds }
     private let handler: any ClientHandler
-    private let mailbox = LoopMailbox()
     private let memory: ClientSetup
-    private var context: OpaquePointer?
-    private var phase = Phase.idle
+    /// The context, its thread, mailbox, phases and wake timers (shared with `ServiceLoop`).
+    private let core: LoopCore
     private var connections: [ConnectionID: Connection] = [:]
     private var nextID: ConnectionID = 1
-    private var loopThread: pthread_t?
-    private var drainDeadline: UInt64 = 0
 
     /// Creates the client context. `maxMessageBytes` bounds one incoming message (a snapshot of a big tree is
     /// large: the default is 512 MiB).
@@ -74,7 +68,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     ) {
         self.handler = handler
         self.maxMessageBytes = maxMessageBytes
-        self.drainTimeoutSeconds = drainTimeoutSeconds
+        core = LoopCore(drainTimeoutSeconds: drainTimeoutSeconds)
         memory = ClientSetup()
         lws_set_log_level(Int32(LLL_ERR), nil)
         var info = lws_context_creation_info()
@@ -84,13 +78,11 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         guard let context = lws_create_context(&info) else {
             throw ClientError(.client, "libwebsockets could not create a client context (out of file descriptors?)")
         }
-        self.context = context
-        mailbox.attach(context)
+        core.attach(context)
     }
 
     deinit {
-        mailbox.detach()
-        if let context { lws_context_destroy(context) }
+        core.destroyUnusedContext()
     }
 
     /// Starts connecting to `url` and returns the new connection's id; its `opened` or `failed` event follows.
@@ -100,7 +92,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         assertOnLoopThread()
         let id = nextID
         nextID += 1
-        guard let context, phase == .idle || phase == .running else {
+        guard let context = core.context, core.phase == .idle || core.phase == .running else {
             post { [self] in self.handler.handle(id, .failed("the client is shutting down")) }
             return id
         }
@@ -134,31 +126,19 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     /// Services the connections on the calling thread until `stop()` has closed them all (or the drain timeout
     /// passed), then destroys the context. Call once.
     public func run() {
-        precondition(phase == .idle, "ClientLoop.run() called twice")
-        guard let context else { return }
-        loopThread = pthread_self()
-        phase = .running
-        while true {
-            if lws_service(context, 0) < 0 { break }
-            if phase == .draining && (connections.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
-        }
-        phase = .finished
-        mailbox.detach()
-        canopy_wake_timer_cancel(memory.drainTimer)
-        lws_context_destroy(context)
-        self.context = nil
+        core.run(isDrained: { connections.isEmpty })
         connections.removeAll()
     }
 
     /// Asks `run()` to close every connection with 1000 and return. Callable from any thread (not from a signal
     /// handler).
     public func stop() {
-        mailbox.requestStop()
+        core.requestStop()
     }
 
     /// Runs `job` on the loop's thread and applies the actions it returns. Dropped once the loop finished.
     public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
-        mailbox.post(job)
+        core.post(job)
     }
 
     /// Connections not yet closed or failed (opening ones included). Loop thread only.
@@ -171,31 +151,21 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
 
     // MARK: - Loop thread (called from the lws callbacks)
 
-    private func assertOnLoopThread() {
-        assert(loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true, "off the client loop's thread")
-    }
+    private func assertOnLoopThread() { core.assertOnLoopThread() }
 
     private func connectionID(_ wsi: OpaquePointer) -> ConnectionID {
         ConnectionID(UInt(bitPattern: lws_get_opaque_user_data(wsi)))
     }
 
     func drainMailbox() {
-        guard phase == .running || phase == .draining else { return }
-        let (jobs, stopRequested) = mailbox.take()
+        let (jobs, stopRequested) = core.takeMail()
         for job in jobs { apply(job()) }
-        if stopRequested && phase == .running { beginDrain() }
-    }
-
-    private func beginDrain() {
-        phase = .draining
-        drainDeadline = monotonicNanoseconds() + UInt64(drainTimeoutSeconds) * 1_000_000_000
+        guard stopRequested else { return }
+        core.beginDrain()
         for connection in connections.values {
             if let session = connection.session {
                 requestClose(session, code: 1000, reason: "bye", dropQueued: false)
             }
-        }
-        if let context {
-            canopy_wake_timer_schedule(memory.drainTimer, context, lws_usec_t(drainTimeoutSeconds) * 1_000_000 + 1000)
         }
     }
 
@@ -205,7 +175,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         let session = TransportSession(id: id, wsi: wsi, writesInPlace: false)
         connection.session = session
         apply(handler.handle(id, .opened))
-        if phase == .draining { requestClose(session, code: 1000, reason: "bye", dropQueued: false) }
+        if core.phase == .draining { requestClose(session, code: 1000, reason: "bye", dropQueued: false) }
         return 0
     }
 
@@ -250,7 +220,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
             event = .closed(code: nil, reason: "connection lost")
         }
         let actions = handler.handle(id, event)
-        if phase != .finished { apply(actions) }
+        if core.phase != .finished { apply(actions) }
     }
 
     func connectionError(_ wsi: OpaquePointer?, message: String) {
@@ -259,7 +229,7 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
         guard let connection = connections.removeValue(forKey: id) else { return }
         let why = message.isEmpty ? "connection failed" : message
         let actions = handler.handle(id, .failed("\(connection.url): \(why)"))
-        if phase != .finished { apply(actions) }
+        if core.phase != .finished { apply(actions) }
     }
 
     // MARK: Actions
@@ -283,11 +253,10 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     }
 }
 
-/// What lws keeps pointers to for the client context's life: the protocol list and name, and the drain timer.
+/// What lws keeps pointers to for the client context's life: the protocol list and name.
 private final class ClientSetup {
     let protocolName: UnsafeMutablePointer<CChar>
     let protocols: UnsafeMutablePointer<lws_protocols>
-    let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
 
     init() {
         protocolName = strdup(ServiceConfiguration.subprotocol)!
@@ -297,12 +266,9 @@ private final class ClientSetup {
         protocols[0].callback = canopyClientCallback
         protocols[0].rx_buffer_size = 64 << 10
         protocols[0].tx_packet_size = 256 << 10
-        drainTimer = .allocate(capacity: 1)
-        drainTimer.initialize(to: canopy_wake_timer())
     }
 
     deinit {
-        drainTimer.deallocate()
         protocols.deinitialize(count: 2)
         protocols.deallocate()
         free(protocolName)

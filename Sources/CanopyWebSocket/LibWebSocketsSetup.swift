@@ -32,10 +32,6 @@ final class LibWebSocketsSetup {
     /// The longest header (all its lines together) and URI answered: one byte less than these.
     static let headerCap: UInt16 = 8 << 10
     static let uriCap: UInt16 = 8 << 10
-    /// Wakes the service loop at the drain deadline.
-    let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
-    /// Wakes the service loop for the handler's next `tick()` while it has deferred work.
-    let tickTimer: UnsafeMutablePointer<canopy_wake_timer>
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
     init(_ configuration: ServiceConfiguration) {
@@ -88,16 +84,10 @@ final class LibWebSocketsSetup {
         tokenLimits.initialize(to: lws_token_limits())
         canopy_token_limits_fill(tokenLimits, Self.headerCap, Self.uriCap)
 
-        drainTimer = .allocate(capacity: 1)
-        drainTimer.initialize(to: canopy_wake_timer())
-        tickTimer = .allocate(capacity: 1)
-        tickTimer.initialize(to: canopy_wake_timer())
         self.strings = strings
     }
 
     deinit {
-        drainTimer.deallocate()
-        tickTimer.deallocate()
         retryPolicy.deallocate()
         tokenLimits.deallocate()
         protocolOptions.deinitialize(count: 2)

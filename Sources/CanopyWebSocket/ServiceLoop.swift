@@ -22,10 +22,7 @@ import CanopyCore
 /// writes exactly one of them. A handler `.close` is sent after the messages queued before it; sends after it are
 /// dropped, as are messages the client sends once its close is pending. `stop()` drops queued messages and closes
 /// every session with 1001.
-public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others use `mailbox`
-    private enum Phase {
-        case idle, running, draining, finished
-    }
+public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others post to `core`
 
     public let configuration: ServiceConfiguration
     /// The port actually listened on (the configured one, or the one the system picked for port 0).
@@ -38,16 +35,13 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     let routes: (any HTTPRoutes)?
     let originPolicy: OriginPolicy
     let hostPolicy: HostPolicy
-    private let mailbox = LoopMailbox()
     let memory: LibWebSocketsSetup
-    private var context: OpaquePointer?
-    private var phase = Phase.idle
+    /// The context, its thread, mailbox, phases and wake timers (shared with `ClientLoop`).
+    private let core: LoopCore
     private(set) var sessions: [SessionID: TransportSession] = [:]
     /// What `/metrics` reports of the transport (service thread only).
     var counters = TransportCounters()
     private var nextSessionID: SessionID = 1
-    private var serviceThread: pthread_t?
-    private var drainDeadline: UInt64 = 0
 
     /// Creates the lws context and vhost and starts listening (connections are served once `run()` is called).
     public init(
@@ -61,6 +55,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
         hostPolicy = HostPolicy(allowedHosts: configuration.allowedHosts, loopbackOnly: configuration.isLoopback)
         memory = LibWebSocketsSetup(configuration)
+        core = LoopCore(drainTimeoutSeconds: configuration.drainTimeoutSeconds)
         ServiceLoop.quietLibraryLogging()
 
         var options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
@@ -78,7 +73,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         guard let context = lws_create_context(&contextInfo) else {
             throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
         }
-        self.context = context
+        core.attach(context)
 
         var vhostInfo = lws_context_creation_info()
         vhostInfo.options = options
@@ -95,13 +90,11 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             )
         }
         port = Int(lws_get_vhost_listen_port(vhost))
-        mailbox.attach(context)
     }
 
     deinit {
         // Only reached with a live context if `run()` never ran: no connection was ever accepted.
-        mailbox.detach()
-        if let context { lws_context_destroy(context) }
+        core.destroyUnusedContext()
     }
 
     /// How often the handler's `tick()` runs while it has deferred work (such as coalesced presence updates).
@@ -110,83 +103,49 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// Services connections on the calling thread until `stop()` has closed every session (or the drain timeout
     /// passed), then destroys the lws context. Call once.
     public func run() {
-        precondition(phase == .idle, "ServiceLoop.run() called twice")
-        guard let context else { return }
-        serviceThread = pthread_self()
-        phase = .running
-        var nextTick: UInt64 = 0
-        var timerArmedFor: UInt64 = 0
-        while true {
-            if lws_service(context, 0) < 0 { break }
-            if phase == .draining && (sessions.isEmpty || monotonicNanoseconds() >= drainDeadline) { break }
-            guard phase == .running && handler.hasDeferredWork else { continue }
-            let now = monotonicNanoseconds()
-            if now >= nextTick {
-                nextTick = now + ServiceLoop.tickIntervalMicroseconds * 1000
-                apply(handler.tick())
-            }
-            // Wakes lws_service for the next tick even when nothing else happens; not armed while nothing waits.
-            if handler.hasDeferredWork && timerArmedFor != nextTick {
-                timerArmedFor = nextTick
-                canopy_wake_timer_schedule(memory.tickTimer, context, lws_usec_t((nextTick - now) / 1000 + 1))
-            }
-        }
-        finish(context)
+        core.run(
+            isDrained: { sessions.isEmpty }, hasDeferredWork: { handler.hasDeferredWork },
+            tickInterval: ServiceLoop.tickIntervalMicroseconds * 1000, tick: { apply(handler.tick()) })
+        finish()
     }
 
     /// Asks the loop to close every session with 1001 ("going away"), wait for the closes (at most
     /// `drainTimeoutSeconds`) and return from `run()`. Callable from any thread, any number of times, but not from
     /// inside a signal handler (it takes a mutex): use a signal-handling thread or a dispatch source.
     public func stop() {
-        mailbox.requestStop()
+        core.requestStop()
     }
 
     /// Runs `job` on the service thread and applies the actions it returns. Jobs posted after the loop finished are
     /// dropped.
     public func post(_ job: @escaping @Sendable () -> [TransportAction]) {
-        mailbox.post(job)
+        core.post(job)
     }
 
     // MARK: - Service thread
 
     func assertOnServiceThread() {
-        assert(serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true, "off the service thread")
+        core.assertOnLoopThread()
     }
 
     /// Whether new WebSocket sessions are admitted (not while draining).
-    var acceptsSessions: Bool { phase == .running }
+    var acceptsSessions: Bool { core.phase == .running }
 
     /// Woken by `lws_cancel_service`: runs posted jobs, and starts the shutdown once `stop()` was called.
     func drainMailbox() {
         assertOnServiceThread()
-        guard phase == .running || phase == .draining else { return }
-        let (jobs, stopRequested) = mailbox.take()
+        let (jobs, stopRequested) = core.takeMail()
         for job in jobs { apply(job()) }
-        if stopRequested && phase == .running { beginDrain() }
-    }
-
-    private func beginDrain() {
-        phase = .draining
-        drainDeadline = monotonicNanoseconds() + UInt64(configuration.drainTimeoutSeconds) * 1_000_000_000
+        guard stopRequested else { return }
+        core.beginDrain()
         for session in sessions.values {
             requestClose(session, code: 1001, reason: "going away", dropQueued: true, cause: .shutdown)
         }
-        // Wakes `run()` at the deadline even if nothing else happens by then.
-        if let context {
-            canopy_wake_timer_schedule(
-                memory.drainTimer, context, lws_usec_t(configuration.drainTimeoutSeconds) * 1_000_000 + 1000)
-        }
     }
 
-    private func finish(_ context: OpaquePointer) {
-        // Sessions still open are dropped by lws_context_destroy (no close frame); they get `closed` through the
-        // CLOSED callback, and any left over (belt and braces) right after.
-        phase = .finished
-        mailbox.detach()
-        canopy_wake_timer_cancel(memory.drainTimer)
-        canopy_wake_timer_cancel(memory.tickTimer)
-        lws_context_destroy(context)
-        self.context = nil
+    /// After `run()`: sessions still open were dropped by `lws_context_destroy` (no close frame); they got `closed`
+    /// through the CLOSED callback, and any left over (belt and braces) get it now.
+    private func finish() {
         let leftover = sessions.keys.sorted()
         for session in sessions.values { counters.disconnects[session.endedBy.rawValue] += 1 }
         sessions.removeAll()
@@ -198,7 +157,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// ESTABLISHED: registers the session and tells the handler.
     func sessionOpened(_ wsi: OpaquePointer, user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
-        guard let user, phase == .running else { return -1 }
+        guard let user, core.phase == .running else { return -1 }
         let id = nextSessionID
         nextSessionID += 1
         user.storeBytes(of: id, as: SessionID.self)
@@ -297,7 +256,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         sessions[session.id] = nil
         counters.disconnects[session.endedBy.rawValue] += 1
         let actions = handler.closed(session.id)
-        if phase != .finished { apply(actions) }
+        if core.phase != .finished { apply(actions) }
     }
 
     /// Whether lws is closing `session` for a frame it refused without setting a close code (a control frame longer
@@ -308,7 +267,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// stream or reset on the socket), the idle timeout (nothing heard for `idleTimeoutSeconds`), or the shutdown.
     /// See docs/security.md.
     private func droppedForAProtocolError(_ session: TransportSession) -> Bool {
-        guard phase == .running, session.pendingClose == nil, !session.closeFrameRequested, !session.peerSentClose,
+        guard core.phase == .running, session.pendingClose == nil, !session.closeFrameRequested, !session.peerSentClose,
             lws_get_close_length(session.wsi) == 0
         else { return false }
         let quiet = monotonicNanoseconds() - session.lastHeard
@@ -369,7 +328,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         _ session: TransportSession, code: UInt16, reason: String, dropQueued: Bool, cause: DisconnectReason
     ) {
         if session.pendingClose == nil && !session.closeFrameRequested { session.endedBy = cause }
-        let timeout = phase == .draining ? configuration.drainTimeoutSeconds : configuration.closeTimeoutSeconds
+        let timeout = core.phase == .draining ? configuration.drainTimeoutSeconds : configuration.closeTimeoutSeconds
         session.requestClose(code: code, reason: reason, dropQueued: dropQueued, timeoutSeconds: timeout)
     }
 
