@@ -101,7 +101,7 @@ let package = Package(
             name: "CanopyServerTests",
             dependencies: [
                 "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
-                "CLibWebSockets", .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,13 +1,13 @@
 import CLibWebSockets
 import Foundation
-@testable import CanopyWebSocket
 
-/// libwebsockets' log lines during the tests: printed as lws prints them (to stderr, with its time stamp), except
-/// while a test provokes a failure lws reports on its own ("ERROR on binding …"), which would read as a fault.
+/// libwebsockets' log lines: printed as lws prints them (to stderr, with its time stamp), except while a caller —
+/// a test provoking a failure on purpose — expects one that lws reports on its own ("ERROR on binding …"), which
+/// would read as a fault. Package-visible, so the tests need not import the C module.
 ///
 /// lws has one process-wide emitter, and the suites run in parallel: while one such test runs, lws lines of other
 /// tests are dropped too. They are diagnostics only; every test asserts on what the loop returns or throws.
-enum LibWebSocketsLog {
+package enum LibWebSocketsLog {
     fileprivate final class Quiet: @unchecked Sendable {  // `depth` behind `lock`
         private let lock = NSLock()
         private var depth = 0
@@ -31,7 +31,7 @@ enum LibWebSocketsLog {
     fileprivate static let quiet = Quiet()
 
     /// Runs `body`, a test step whose failure lws logs as an error although the test expects it.
-    static func expectingFailure<T>(_ body: () throws -> T) rethrows -> T {
+    package static func expectingFailure<T>(_ body: () throws -> T) rethrows -> T {
         quiet.enter()
         defer { quiet.leave() }
         return try body()
