@@ -34,6 +34,14 @@ CONTROL_FACTOR = 5.0
 LATENCY_MIN_SLOW = 3
 
 
+
+def _is_utf8(data):
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
 class Failure(Exception):
     """A failed check: the daemon died, stalled, answered with garbage, replayed differently or got slow."""
 
@@ -232,6 +240,8 @@ class Fuzzer:
         sync = f"sync-{case['i']}"
         payloads = [(p if isinstance(p, bytes) else p.encode("utf-8", "surrogatepass"), b) for p, b in case["msgs"]]
         oversize = any(len(p) > MAX_MESSAGE for p, _ in payloads)
+        # RFC 6455: invalid UTF-8 in a text frame closes the connection with 1007 (docs/security.md).
+        invalid_text = any(not binary and not _is_utf8(p) for p, binary in payloads)
         try:
             for payload, binary in payloads:
                 await ws.send(payload, text=not binary)
@@ -253,7 +263,7 @@ class Fuzzer:
             raise Failure(f"session stalled: no reply to listTrees within {REPLY_TIMEOUT:.0f} s")
         except websockets.ConnectionClosed as e:
             code = e.rcvd.code if e.rcvd else None
-            if not (oversize and code == 1009):
+            if not (oversize and code == 1009) and not (invalid_text and code == 1007):
                 self.note(f"connection closed with {code} after a {case['kind']} case", case, e)
             self.stats["closed"] += 1
 
