@@ -100,10 +100,27 @@ extension ProtocolMachine {
         return [historyReply(replyTo, id, stored: [], from: from, to: to)]
     }
 
-    private func historyReply(_ to: ReplyTo, _ id: String, stored: [JSON], from: Int, to last: Int) -> ProtocolAction {
+    /// The `history` reply: the stored diffs, then the log's, as many as fit `catchUpMaxBytes` (at least one). When
+    /// they do not all fit, `next` names the first version left out, for the client to ask again from there: one
+    /// small request must not make the service thread encode (and a queue hold) the whole log.
+    private func historyReply(
+        _ to: ReplyTo, _ id: String, stored: [(json: JSON, bytes: Int)], from: Int, to last: Int
+    ) -> ProtocolAction {
         let logged = channels[id]!.log.range(from: max(from, channels[id]!.log.first ?? from), through: last) ?? []
-        let diffs = stored + logged.map(\.json)
-        return send(to.session, ["type": "history", "tree": .string(id), "diffs": .array(diffs)], rid: to.rid)
+        var diffs: [JSON] = []
+        var bytes = 0
+        var next: JSON?
+        for (json, size) in stored + logged.map({ ($0.json, $0.message.count) }) {
+            if !diffs.isEmpty && bytes + size > configuration.catchUpMaxBytes {
+                next = json["version"]
+                break
+            }
+            diffs.append(json)
+            bytes += size
+        }
+        var reply: JSONObject = ["type": "history", "tree": .string(id), "diffs": .array(diffs)]
+        if let next { reply["next"] = next }
+        return send(to.session, .object(reply), rid: to.rid)
     }
 
     mutating func startRead(_ purpose: PendingRead, tree: String, from: Int, to: Int) -> [ProtocolAction] {
@@ -129,7 +146,9 @@ extension ProtocolMachine {
         switch purpose {
         case .history(let to, let incarnation, let last):
             guard channels[tree]?.incarnation == incarnation, sessions[to.session] != nil else { return out }
-            let stored = batches.compactMap { try? JSONParser.parse(bytes: $0.diff, maxDepth: 4096) }
+            let stored = batches.compactMap { b in
+                (try? JSONParser.parse(bytes: b.diff, maxDepth: 4096)).map { (json: $0, bytes: b.diff.count) }
+            }
             let from = batches.first?.version ?? (channels[tree]!.log.first ?? 1)
             return out + [historyReply(to, tree, stored: stored, from: from, to: last)]
         case .duplicate(let to, let incarnation, let version, let seq):

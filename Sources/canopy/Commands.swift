@@ -346,9 +346,16 @@ extension Canopy {
             var request: JSONObject = ["type": "history", "tree": .string(tree)]
             if let from { request["from"] = .int(Int64(from)) }
             if let to { request["to"] = .int(Int64(to)) }
-            let reply = try session.request(request)
-            if connection.json { return emit(jsonLine(reply)) }
-            let diffs = reply["diffs"]?.array ?? []
+            // A reply holds what fits the daemon's byte budget; `next` says where the following page starts.
+            var diffs: [JSON] = []
+            while true {
+                let reply = try session.request(request)
+                if connection.json { emit(jsonLine(reply)) }
+                diffs += reply["diffs"]?.array ?? []
+                guard let next = reply["next"] else { break }
+                request["from"] = next
+            }
+            if connection.json { return }
             if diffs.isEmpty { return emit("no diffs in that range") }
             var readers = ReaderValues()
             for diff in diffs { Watch.describe(diff, readers: &readers, trace: false) }

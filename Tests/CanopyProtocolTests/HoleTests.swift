@@ -194,3 +194,33 @@ import Testing
         #expect(h.machine.configuration.tokens.count == 2)
     }
 }
+
+/// The fuzzer's read amplification: one small `history` request made the daemon encode the whole log at once.
+@Suite struct HistoryBoundTests {
+    @Test func aHistoryReplyStopsAtItsByteBudgetAndSaysWhereToGoOn() {
+        var h = MachineHarness(durable: false) { $0.catchUpMaxBytes = 700 }
+        h.open(1)
+        h.createTree()
+        for i in 1...6 {
+            let edit: JSON = [
+                "type": "edit", "tree": "demo", "seq": .int(Int64(i)),
+                "ops": [["op": "setProps", "node": "a", "props": ["pad": .string(String(repeating: "x", count: 200))]]],
+            ]
+            _ = h.send(1, edit)
+        }
+        var versions: [JSON] = []
+        var from: JSON = 1
+        var replies = 0
+        while replies < 10 {
+            replies += 1
+            let reply = h.send(1, ["type": "history", "tree": "demo", "from": from, "rid": "h"]).to(1).first
+            #expect(reply?["rid"] == "h")
+            versions += reply?["diffs"]?.array?.compactMap { $0["version"] } ?? []
+            guard let next = reply?["next"] else { break }
+            from = next
+        }
+        // About 330 bytes a diff: two per reply, and every version exactly once.
+        #expect(replies == 3)
+        #expect(versions == (1...6).map { .int(Int64($0)) })
+    }
+}

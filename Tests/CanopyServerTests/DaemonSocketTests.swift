@@ -651,15 +651,21 @@ import Testing
 
     /// A subscriber that stops reading is closed with 1008 once its outgoing queue overflows (ServiceLoopTests covers
     /// the transport side). What it read before the close is a gap-free prefix of the diffs, and it gets back in step
-    /// with `history` from the first diff it missed (one message, which an empty queue always takes) and then
-    /// `subscribe` with `since`: its replica ends up equal to the server's tree.
+    /// with `history` from the first diff it missed (pages of at most half the queue, each naming the `next` version
+    /// to ask from) and then `subscribe` with `since`: its replica ends up equal to the server's tree.
     @Test func aSubscriberClosedForOverflowGetsBackInStepWithHistoryAndSince() throws {
         let daemon = try DaemonUnderTest(service: Self.smallQueue)
         defer { daemon.stop() }
         guard var slow = try Self.overflowASlowSubscriber(daemon) else { return }
         let back = try daemon.connect()
-        let missed = try back.request(["type": "history", "tree": "t", "from": .int(Int64(slow.applied + 1))])
-        let diffs = missed["diffs"]?.array ?? []
+        var diffs: [JSON] = []
+        var from = JSON.int(Int64(slow.applied + 1))
+        while true {
+            let page = try back.request(["type": "history", "tree": "t", "from": from])
+            diffs += page["diffs"]?.array ?? []
+            guard let next = page["next"] else { break }
+            from = next
+        }
         #expect(diffs.compactMap { $0["version"] } == ((slow.applied + 1)...slow.rounds).map { .int(Int64($0)) })
         for diff in diffs { _ = try slow.replica.apply(try [Op](json: diff["ops"] ?? .null)) }
         try back.send(["type": "subscribe", "tree": "t", "since": .int(Int64(slow.rounds))])

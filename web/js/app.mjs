@@ -249,11 +249,15 @@ async function fetchHistory(from, to) {
     if (to < from) return;
     const treeId = state.treeId;
     try {
-        const reply = await state.conn.request({ type: 'history', tree: treeId, from, to });
-        if (treeId !== state.treeId) return;
-        for (const d of reply.diffs) {
-            if (!state.diffs.has(d.version)) state.diffs.set(d.version, d);
-            for (const c of d.changes) noteReader(c.reader, d.version, c.present, c.value);
+        // A reply holds what fits the daemon's byte budget; `next` says where the following page starts.
+        for (let page = from; page !== undefined && page <= to;) {
+            const reply = await state.conn.request({ type: 'history', tree: treeId, from: page, to });
+            if (treeId !== state.treeId) return;
+            for (const d of reply.diffs) {
+                if (!state.diffs.has(d.version)) state.diffs.set(d.version, d);
+                for (const c of d.changes) noteReader(c.reader, d.version, c.present, c.value);
+            }
+            page = reply.next;
         }
         render();
     } catch (error) {
