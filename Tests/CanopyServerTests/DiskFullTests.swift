@@ -142,21 +142,6 @@ extension Result {
     }
 }
 
-private func write(_ store: TreeStore, _ change: StoreWrite) -> Result<Void, StoreError> {
-    let result = Locked<Result<Void, StoreError>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    store.enqueue(change) { outcome in
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return result.withLock { $0! }
-}
-
-private func commit(_ store: TreeStore, _ change: StoreWrite) throws(StoreError) {
-    try write(store, change).get()
-}
-
 private func snapshot(padding: Int) -> [UInt8] {
     let pad = String(repeating: "p", count: padding)
     return Array(#"{"keys":[],"root":{"id":"root","type":"VStack","props":{"pad":"\#(pad)"}}}"#.utf8)

@@ -733,8 +733,8 @@ private final class Countdown: @unchecked Sendable {  // state behind `state`'s 
     var failures: [StoreError] { state.withLock { $0.failures } }
 }
 
-/// Enqueues one write and waits for its completion.
-private func write(_ store: TreeStore, _ change: StoreWrite) -> Result<Void, StoreError> {
+/// Enqueues one write and waits for its completion (the store tests' and the disk-full tests').
+func write(_ store: TreeStore, _ change: StoreWrite) -> Result<Void, StoreError> {
     let result = Locked<Result<Void, StoreError>?>(nil)
     let done = DispatchSemaphore(value: 0)
     store.enqueue(change) { outcome in
@@ -745,7 +745,7 @@ private func write(_ store: TreeStore, _ change: StoreWrite) -> Result<Void, Sto
     return result.withLock { $0! }
 }
 
-private func commit(_ store: TreeStore, _ change: StoreWrite) throws(StoreError) {
+func commit(_ store: TreeStore, _ change: StoreWrite) throws(StoreError) {
     try write(store, change).get()
 }
 

@@ -44,30 +44,13 @@ extension DaemonConfiguration {
                     c.webRoot = path.isEmpty ? nil : path
                 },
                 read: { .string($0.webRoot ?? "") }),
-            Setting(
-                section: "server", key: "allowed_origins", kind: .strings, expected: "a list of strings",
-                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
-                    let origins = try stringArray(v)
-                    for (index, origin) in origins.enumerated() where !isOrigin(origin) {
-                        throw SettingProblem(
-                            "entry \(index + 1): expected \"*\" or an origin such as \"https://example.com:8443\" "
-                                + "(scheme://host[:port], no path), got \"\(origin)\"")
-                    }
-                    c.service.allowedOrigins = origins
-                },
-                read: { .stringArray($0.service.allowedOrigins) }),
-            Setting(
-                section: "server", key: "allowed_hosts", kind: .strings, expected: "a list of strings",
-                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
-                    let hosts = try stringArray(v)
-                    for (index, host) in hosts.enumerated() where !isHostName(host) {
-                        throw SettingProblem(
-                            "entry \(index + 1): expected a host name as a Host header gives it, such as "
-                                + "\"canopy.example.com\" or \"canopy.example.com:7700\", got \"\(host)\"")
-                    }
-                    c.service.allowedHosts = hosts
-                },
-                read: { .stringArray($0.service.allowedHosts) }),
+            .strings(
+                "server", "allowed_origins", \.service.allowedOrigins, valid: isOrigin,
+                expected: "\"*\" or an origin such as \"https://example.com:8443\" (scheme://host[:port], no path)"),
+            .strings(
+                "server", "allowed_hosts", \.service.allowedHosts, valid: isHostName,
+                expected: "a host name as a Host header gives it, such as \"canopy.example.com\" or "
+                    + "\"canopy.example.com:7700\""),
             .boolean("server", "security_headers", \.service.securityHeaders),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
             Setting(
@@ -200,6 +183,23 @@ extension Setting {
                 c[keyPath: path] = value
             },
             read: { .string($0[keyPath: path]) })
+    }
+
+    /// A list of strings, each of which must be `valid` (else: "entry N: expected <expected>, got …").
+    static func strings(
+        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, [String]>,
+        valid: @escaping @Sendable (String) -> Bool, expected: String
+    ) -> Setting {
+        Setting(
+            section: section, key: key, kind: .strings, expected: "a list of strings",
+            apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                let entries = try stringArray(v)
+                for (index, entry) in entries.enumerated() where !valid(entry) {
+                    throw SettingProblem("entry \(index + 1): expected \(expected), got \"\(entry)\"")
+                }
+                c[keyPath: path] = entries
+            },
+            read: { .stringArray($0[keyPath: path]) })
     }
 
     static func boolean(
