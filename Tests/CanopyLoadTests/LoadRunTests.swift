@@ -155,6 +155,10 @@ final class InProcessDaemon: Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoadError(.load, "socket() failed") }
         defer { close(fd) }
+        // A daemon that stopped answering fails the test in seconds instead of blocking it for good.
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(loop.port).bigEndian)
@@ -171,6 +175,9 @@ final class InProcessDaemon: Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw LoadError("GET \(path): no answer from the daemon within \(timeout.tv_sec) s")
+            }
             if n <= 0 { break }
             response += buffer[0..<n]
         }
