@@ -22,6 +22,8 @@ final class LoopCore {
     private let mailbox = LoopMailbox()
     private var thread: pthread_t?
     private var drainDeadline: UInt64 = 0
+    /// How many times `run()` has called `lws_service` (the loop's thread only).
+    private(set) var passes = 0
     /// Timers lws keeps pointers to: they must live as long as the context.
     private let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
     private let tickTimer: UnsafeMutablePointer<canopy_wake_timer>
@@ -68,6 +70,7 @@ final class LoopCore {
         var timerArmedFor: UInt64 = 0
         while true {
             if lws_service(context, 0) < 0 { break }
+            passes += 1
             if phase == .draining && (isDrained() || monotonicNanoseconds() >= drainDeadline) { break }
             guard phase == .running && hasDeferredWork() else { continue }
             let now = monotonicNanoseconds()

@@ -19,9 +19,9 @@ import CanopyCore
 /// Per session: incoming fragments are reassembled up to `maxMessageBytes` (over it: close 1009); binary frames are
 /// treated like text frames (the JSON layer validates UTF-8 either way); outgoing messages queue up to
 /// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008), and each writeable callback
-/// writes exactly one of them. A handler `.close` is sent after the messages queued before it; sends after it are
-/// dropped, as are messages the client sends once its close is pending. `stop()` drops queued messages and closes
-/// every session with 1001.
+/// writes as many of them as the socket takes (see `TransportSession.writeNext`). A handler `.close` is sent after
+/// the messages queued before it; sends after it are dropped, as are messages the client sends once its close is
+/// pending. `stop()` drops queued messages and closes every session with 1001.
 public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others post to `core`
 
     public let configuration: ServiceConfiguration
@@ -41,6 +41,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     private(set) var sessions: [SessionID: TransportSession] = [:]
     /// What `/metrics` reports of the transport (service thread only).
     var counters = TransportCounters()
+    /// How many times `run()` has called `lws_service` (service thread only).
+    var passes: Int { core.passes }
     private var nextSessionID: SessionID = 1
 
     /// Creates the lws context and vhost and starts listening (connections are served once `run()` is called).
@@ -231,12 +233,10 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
         guard let session = session(for: user) else { return 0 }
-        var written = 0
+        var written = TransportSession.Written()
         let status = session.writeNext(written: &written)
-        if written > 0 {
-            counters.messagesSent += 1
-            counters.bytesSent += written
-        }
+        counters.messagesSent += written.messages
+        counters.bytesSent += written.bytes
         return status
     }
 

@@ -88,17 +88,29 @@ final class TransportSession {
         setCloseReason(code: code, reason: reason)
     }
 
-    /// The WRITEABLE callback: writes exactly one queued message, or sends the pending close once the queue is
-    /// empty. Returns what the callback returns.
+    /// What one WRITEABLE callback wrote: whole messages and their payload bytes.
+    struct Written {
+        var messages = 0
+        var bytes = 0
+    }
+
+    /// Most messages one WRITEABLE callback writes, so one busy session cannot hold up the others on its loop.
+    static let maxMessagesPerWriteable = 64
+
+    /// The WRITEABLE callback: writes the next queued message, or sends the pending close once the queue is empty.
+    /// Returns what the callback returns.
     func writeNext() -> Int32 {
-        var written = 0
+        var written = Written()
         return writeNext(written: &written)
     }
 
-    /// `writeNext()`, setting `written` to the size of the message written (left alone when none was).
-    func writeNext(written: inout Int) -> Int32 {
+    /// `writeNext()`, counting what was written in `written`. A server session goes on with the messages after the
+    /// first (up to `maxMessagesPerWriteable`) while the socket takes them without lws buffering any: one message
+    /// per callback paced a session's output to one per pass of the loop, and under CPU starvation (a pass then
+    /// takes seconds) the output fell hopelessly behind what the loop read and evaluated in the same pass.
+    func writeNext(written: inout Written) -> Int32 {
         guard !closeFrameRequested else { return 0 }
-        guard let message = dequeue() else {
+        guard let first = dequeue() else {
             if let close = pendingClose {
                 // lws now sends the close frame and waits for the peer's; it may still call back writeable
                 // meanwhile (a writeable request made earlier), which must not close again.
@@ -108,11 +120,22 @@ final class TransportSession {
             }
             return 0
         }
-        let result =
-            writesInPlace && message.canWriteInPlace
-            ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
-        guard result >= 0 && Int(result) >= message.count else { return -1 }
-        written = message.count
+        var message = first
+        while true {
+            let result =
+                writesInPlace && message.canWriteInPlace
+                ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
+            guard result >= 0 && Int(result) >= message.count else { return -1 }
+            written.messages += 1
+            written.bytes += message.count
+            // Only in-place writes follow another in the same callback: a copied one reuses `writeBuffer`, which
+            // must stay untouched until the next callback. lws reports a socket that buffered part of a write as
+            // choked.
+            guard writesInPlace, written.messages < Self.maxMessagesPerWriteable, queueHead < queue.count,
+                queue[queueHead].canWriteInPlace, lws_send_pipe_choked(wsi) == 0, let next = dequeue()
+            else { break }
+            message = next
+        }
         if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }

@@ -2,7 +2,9 @@ import CanopyCore
 import Foundation
 import Testing
 
+import CanopyClient
 @testable import CanopyServer
+import CanopySupport
 @testable import CanopyWebSocket
 
 #if canImport(Glibc)
@@ -207,6 +209,39 @@ import Testing
                 #expect(intact, "reader \(n), round \(round): \(text.utf8.count) bytes, expected \(size)")
             }
         }
+    }
+
+    /// Messages queued at once leave in a few passes of the loop, not one pass each: with one write per writeable
+    /// callback, a loop starved of CPU (each pass taking seconds) sent next to nothing of what it read and answered.
+    @Test func aBurstOfQueuedMessagesLeavesInAFewPassesOfTheLoop() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try BlockingClient(url: WebSocketURL(host: "127.0.0.1", port: server.port))
+        defer { client.close() }
+        #expect(eventually { server.handler.opened.count == 1 })
+        let session = try #require(server.handler.opened.first)
+        let count = 1000
+        let passes = Locked<[Int]>([])
+        let loop = server.loop
+        loop.post {
+            passes.withLock { $0.append(loop.passes) }
+            return (0..<count).map {
+                .send(session, OutgoingMessage(bytes: Array("m\($0)".utf8), headroom: webSocketFrameHeadroom))
+            }
+        }
+        var received: [String] = []
+        while received.count < count, let bytes = try client.receiveBytes(timeout: 10) {
+            received.append(String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(received == (0..<count).map { "m\($0)" })
+        loop.post {
+            passes.withLock { $0.append(loop.passes) }
+            return []
+        }
+        #expect(eventually { passes.withLock { $0.count } == 2 })
+        let used = passes.withLock { $0.count == 2 ? $0[1] - $0[0] : Int.max }
+        // 64 messages a callback at most: 16 passes for the writes, and a few for other wake-ups.
+        #expect(used < 100, "\(used) passes of the loop for \(count) messages")
     }
 
     /// The loop ticks the handler only while it has deferred work, waking itself for that with nothing else going
