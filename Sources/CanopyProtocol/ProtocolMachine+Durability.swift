@@ -4,15 +4,17 @@ import CanopyCore
 extension ProtocolMachine {
     /// The write named by `ticket` is durable (writes commit in the order they were asked for).
     public mutating func committed(_ ticket: CommitTicket, now: Double) -> [ProtocolAction] {
-        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        // Only fields are read here: a copy of the channel held across the mutation below would make Swift copy
+        // its arrays (the whole diff log) on every commit.
+        guard channels[ticket.tree]?.incarnation == ticket.incarnation else { return [] }
         switch ticket.kind {
         case .create:
             return committedCreation(ticket.tree)
         case .append(let version):
-            guard channel.epoch == ticket.epoch else { return [] }  // rolled back meanwhile
+            guard channels[ticket.tree]?.epoch == ticket.epoch else { return [] }  // rolled back meanwhile
             return committedAppend(ticket.tree, through: version)
         case .delete:
-            guard case .deleting(let replyTo) = channel.phase else { return [] }
+            guard case .deleting(let replyTo)? = channels[ticket.tree]?.phase else { return [] }
             return committedDeletion(ticket.tree, replyTo)
         }
     }
@@ -50,14 +52,16 @@ extension ProtocolMachine {
     public mutating func snapshotWritten(_ ticket: SnapshotTicket, _ result: Result<[UInt8], StoreFailure>)
         -> [ProtocolAction]
     {
-        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
-        if case .writing(let version) = channel.snapshot, version == ticket.version {
+        guard channels[ticket.tree]?.incarnation == ticket.incarnation else { return [] }
+        if case .writing(let version)? = channels[ticket.tree]?.snapshot, version == ticket.version {
             channels[ticket.tree]!.snapshot = .idle
         }
         switch result {
         case .success(let bytes):
             // A snapshot only ever shows durable batches, so a rollback since does not make it wrong.
-            if ticket.version > (channel.base?.version ?? -1) { channels[ticket.tree]!.base = (ticket.version, bytes) }
+            if ticket.version > (channels[ticket.tree]!.base?.version ?? -1) {
+                channels[ticket.tree]!.base = (ticket.version, bytes)
+            }
             channels[ticket.tree]!.log.trim(
                 keep: configuration.diffLogLength, anchor: channels[ticket.tree]!.base!.version)
             return []

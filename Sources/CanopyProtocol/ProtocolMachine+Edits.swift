@@ -94,12 +94,12 @@ extension ProtocolMachine {
             }
         }
         channels[id]!.durableVersion = max(channels[id]!.durableVersion, version)
-        let channel = channels[id]!
-        channels[id]!.log.trim(keep: configuration.diffLogLength, anchor: durable ? channel.base?.version ?? 0 : .max)
-        if case .waitingForCommit(let copy) = channel.snapshot, copy.version <= channel.durableVersion {
+        let anchor = durable ? channels[id]!.base?.version ?? 0 : .max
+        channels[id]!.log.trim(keep: configuration.diffLogLength, anchor: anchor)
+        if case .waitingForCommit(let copy) = channels[id]!.snapshot, copy.version <= channels[id]!.durableVersion {
             channels[id]!.snapshot = .writing(version: copy.version)
-            let ticket = SnapshotTicket(tree: id, incarnation: channel.incarnation, version: copy.version)
-            out.append(.writeSnapshot(ticket, copy, acks: channel.acks.records(through: copy.version)))
+            let ticket = SnapshotTicket(tree: id, incarnation: channels[id]!.incarnation, version: copy.version)
+            out.append(.writeSnapshot(ticket, copy, acks: channels[id]!.acks.records(through: copy.version)))
         }
         return out
     }
