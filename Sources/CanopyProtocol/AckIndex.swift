@@ -40,10 +40,18 @@ struct AckIndex {
         }
     }
 
-    /// The records up to `version`, in version order (what a snapshot at `version` carries).
+    /// The records up to `version` (what a snapshot at `version` carries): clients in name order, each client's in
+    /// the order they were accepted. Taken on the service thread when a snapshot is due, so no global sort.
     func records(through version: Int) -> [AckRecord] {
-        versions.filter { $0.value <= version }
-            .map { AckRecord(client: $0.key.client, seq: $0.key.seq, version: $0.value) }
-            .sorted { $0.version < $1.version }
+        var out: [AckRecord] = []
+        out.reserveCapacity(versions.count)
+        for client in order.keys.sorted() {
+            for seq in order[client] ?? [] {
+                if let v = versions[Key(client: client, seq: seq)], v <= version {
+                    out.append(AckRecord(client: client, seq: seq, version: v))
+                }
+            }
+        }
+        return out
     }
 }

@@ -34,7 +34,7 @@ public struct HubConfiguration: Sendable {
     public var maxSessionsAwaitingHello = 1000
     /// Accepted batches remembered per client and tree for idempotent resubmission, whatever the log compacted
     /// (at least this many of each client's most recent batches; kept in snapshots).
-    public var acksPerClient = 10_000
+    public var acksPerClient = 1_000
     /// Head-room the transport wants in front of every outgoing message (`OutgoingMessage.headroom`).
     public var headroom = 0
 
