@@ -22,25 +22,24 @@ extension ProtocolMachine {
         }
         let trace = o["trace"]?.bool ?? false
         sessions[s]?.subscriptions.insert(id)
-        let channel = channels[id]!
-        var out: [ProtocolAction] = []
-        if let since, since >= 0, since <= channel.tree.version {
-            if let missed = channel.catchUp(after: since, maxBytes: configuration.catchUpMaxBytes) {
+        // Fields only, no channel copy: one held across `subscribe` below would copy the subscriber list.
+        let version = channels[id]!.tree.version
+        let durableVersion = channels[id]!.durableVersion
+        if let since, since >= 0, since <= version {
+            if let missed = channels[id]!.catchUp(after: since, maxBytes: configuration.catchUpMaxBytes) {
                 // Batches still waiting for their commit follow when they are released.
-                channels[id]!.subscribe(s, from: max(since, channel.durableVersion), traced: trace)
-                out += missed.map { .send(s, $0) }
-                out.append(subscribed(s, id, rid: rid))
-                return out + presence(id, now: now)
+                channels[id]!.subscribe(s, from: max(since, durableVersion), traced: trace)
+                return missed.map { .send(s, $0) } + [subscribed(s, id, rid: rid)] + presence(id, now: now)
             }
-            if durable && since < (channel.log.first ?? channel.durableVersion + 1) {
+            if durable && since < (channels[id]!.log.first ?? durableVersion + 1) {
                 // Older than the log: the store may still have it. Diffs released meanwhile wait in the log.
-                channels[id]!.subscribe(s, from: channel.durableVersion, traced: trace, catchingUp: true)
+                channels[id]!.subscribe(s, from: durableVersion, traced: trace, catchingUp: true)
                 let read = PendingRead.catchUp(
-                    ReplyTo(session: s, rid: rid), incarnation: channel.incarnation, since: since)
-                return startRead(read, tree: id, from: since + 1, to: channel.durableVersion) + presence(id, now: now)
+                    ReplyTo(session: s, rid: rid), incarnation: channels[id]!.incarnation, since: since)
+                return startRead(read, tree: id, from: since + 1, to: durableVersion) + presence(id, now: now)
             }
         }
-        channels[id]!.subscribe(s, from: channel.tree.version, traced: trace)
+        channels[id]!.subscribe(s, from: version, traced: trace)
         return sendSnapshot(s, id, trace: trace, rid: rid) + presence(id, now: now)
     }
 
@@ -54,11 +53,9 @@ extension ProtocolMachine {
     /// last of them is released.
     mutating func sendSnapshot(_ s: SessionID, _ id: String, trace: Bool, rid: JSON?) -> [ProtocolAction] {
         let action = send(s, snapshot(id, trace: trace), rid: rid)
-        let channel = channels[id]!
-        guard channel.tree.version > channel.durableVersion, case .send(_, let message) = action else {
-            return [action]
-        }
-        channels[id]!.held.append(.init(session: s, version: channel.tree.version, message: message))
+        let version = channels[id]!.tree.version
+        guard version > channels[id]!.durableVersion, case .send(_, let message) = action else { return [action] }
+        channels[id]!.held.append(.init(session: s, version: version, message: message))
         return []
     }
 
