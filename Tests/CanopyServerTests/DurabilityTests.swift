@@ -284,8 +284,27 @@ final class DaemonProcess {
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         #expect(!process.isRunning, "canopyd did not exit within 20 s of SIGTERM")
-        if process.isRunning { kill9() }
+        if process.isRunning {
+            // Say where it is stuck before the kill, so a rare hang can be diagnosed from the test's output.
+            print("canopyd \(process.processIdentifier) still running 20 s after SIGTERM:\n\(Self.stacks(of: process))")
+            kill9()
+        }
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Every thread's stack of a running process, from gdb if the machine has it.
+    static func stacks(of process: Process) -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "(no gdb to show the stacks)" }
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+        gdb.arguments = ["-batch", "-p", "\(process.processIdentifier)", "-ex", "thread apply all bt"]
+        let output = Pipe()
+        gdb.standardOutput = output
+        gdb.standardError = output
+        guard (try? gdb.run()) != nil else { return "(gdb did not start)" }
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        gdb.waitUntilExit()
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Starts canopyd and waits for it to exit (a start that fails); returns its status and standard error.
