@@ -14,7 +14,7 @@ import CanopyWebSocket
 ///
 /// Life of a run: connections open at `--connect-rate`, say hello, subscribe; once every connection is ready (or
 /// failed) the clock starts: `warmup` seconds, then the measurement window of `duration` seconds, then a drain that
-/// waits (at most `drainSeconds`) for the answers to what was sent. Edits go out on a fixed schedule in the open loop
+/// waits (at most `configuration.timeout`) for the answers to what was sent. Edits go out on a fixed schedule in the open loop
 /// (`--rate`: latency counts from the scheduled time, so a late send is charged to the run, not hidden) or, in the
 /// closed loop, whenever a writer has fewer than `--in-flight` answers outstanding.
 final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the client loop's thread only (see above)
@@ -70,8 +70,6 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
     var slowReaders: SlowReaders?
     /// Where the progress line goes (nil: `--quiet`).
     var progress: ((String) -> Void)?
-    /// Seconds the drain after the window waits for outstanding answers.
-    var drainSeconds = 5.0
     private(set) var failure: String?
     private(set) var phase = Phase.connecting
 
@@ -359,7 +357,9 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
             let due = configuration.rate != nil && !writers.isEmpty ? schedule(now) : []
             if now >= windowEnd {
                 phase = .draining
-                drainDeadline = now + UInt64(drainSeconds * 1e9)
+                // It ends as soon as every answer is in; the limit only matters for a daemon that fell behind (a
+                // starved machine answers late, not never), so it is the setup and teardown timeout, not 5 s.
+                drainDeadline = now + UInt64(configuration.timeout * 1e9)
             }
             return due
         case .draining:
