@@ -137,9 +137,7 @@ import Testing
         h.createTree()
         for i in 1...10 {
             let released = h.commitAll(h.send(1, MachineHarness.edit(seq: .int(Int64(i)), value: i)))
-            for (ticket, tree, acks) in released.snapshots {
-                _ = h.machine.snapshotWritten(ticket, .success(SnapshotEncoding.encode(tree, acks: acks)))
-            }
+            h.storeSnapshots(released)
         }
         var resubmitted: [JSON] = []
         for i in 1...10 {

@@ -32,6 +32,16 @@ struct MachineHarness {
         Actions(machine.commitFailed(ticket, message: "disk full", now: now))
     }
 
+    /// Stores every snapshot `actions` asked for, as the runner would (the encoded bytes come back to the machine);
+    /// returns their versions.
+    @discardableResult
+    mutating func storeSnapshots(_ actions: Actions) -> [Int] {
+        for (ticket, tree, acks) in actions.snapshots {
+            _ = machine.snapshotWritten(ticket, .success(SnapshotEncoding.encode(tree, acks: acks)))
+        }
+        return actions.snapshots.map(\.0.version)
+    }
+
     /// Commits every write in `actions` in order, returning everything that was released.
     mutating func commitAll(_ actions: Actions) -> Actions {
         var out = Actions([])
