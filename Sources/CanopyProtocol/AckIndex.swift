@@ -18,8 +18,6 @@ struct AckIndex {
 
     subscript(client: String, seq: String) -> Int? { versions[Key(client: client, seq: seq)] }
 
-    var count: Int { versions.count }
-
     mutating func remember(client: String, seq: String, version: Int) {
         let key = Key(client: client, seq: seq)
         if versions.updateValue(version, forKey: key) == nil { order[client, default: []].append(seq) }

@@ -114,10 +114,7 @@ public struct ProtocolMachine {
         return (channels.count, nodes, pending)
     }
 
-    /// The ids of the trees held, sorted.
-    public var treeIDs: [String] { channels.keys.sorted() }
-
-    /// The tree `id` as applied (tests, the example loader's report).
+    /// The tree `id` as applied (for tests).
     public func tree(_ id: String) -> Tree? { channels[id]?.tree }
 }
 

@@ -35,8 +35,6 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
         self.clock = clock
     }
 
-    public var configuration: HubConfiguration { machine.configuration }
-
     var storeStatistics: StoreStatistics? { store?.detailedStatistics }
 
     public static func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
