@@ -25,11 +25,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: ["YAML"]),
         // Already needed by swift-configuration's YAML trait; read directly to check keys and report lines.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The Swift parser behind CanopyScript; 603 is the release that matches the Swift 6.3 toolchain.
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
         // libm: Double rounding (Int64(exactly:)) links against it, and no Foundation/Glibc import pulls it in.
         .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift on swift-syntax: the Swift subset of PROGRAMS.md compiled to resolved slots and run in a sandbox;
+        // custom PreferenceKeys plug into CanopyCore's reducer hook.
+        .target(
+            name: "CanopyScript",
+            dependencies: [
+                "CanopyCore", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftOperators", package: "swift-syntax"),
+            ],
+            swiftSettings: strict),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.
@@ -96,6 +109,7 @@ let package = Package(
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyServerTests",

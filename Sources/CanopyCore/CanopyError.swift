@@ -19,6 +19,12 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     /// The daemon could not make the batch (or tree) durable: disk full, I/O error. An addition to PROTOCOL.md.
     case storageError = "storage_error"
+    /// Swift source that does not compile; `details` has `diagnostics` (PROGRAMS.md §7).
+    case compileError = "compile_error"
+    /// Swift code faulted while running; `details` has `line`, `column` and `stack`.
+    case runtimeError = "runtime_error"
+    /// Swift code ran out of fuel.
+    case tooExpensive = "too_expensive"
 }
 
 /// A failure with a protocol error code, a human message and, for a rejected batch, the index of the failing op.
@@ -29,17 +35,22 @@ public struct CanopyError: Error, Sendable, Equatable, CustomStringConvertible {
     public var op: Int?
     /// A configured limit was hit (message nesting, tree depth, sizes): the daemon logs it once per session.
     public var hitLimit: Bool
+    /// Fields the error adds to its wire form: `diagnostics` of a compile error, `line`/`column`/`stack` of a fault.
+    public var details: JSONObject
 
-    public init(_ code: ErrorCode, _ message: String, op: Int? = nil, hitLimit: Bool = false) {
+    public init(
+        _ code: ErrorCode, _ message: String, op: Int? = nil, hitLimit: Bool = false, details: JSONObject = [:]
+    ) {
         self.code = code
         self.message = message
         self.op = op
         self.hitLimit = hitLimit
+        self.details = details
     }
 
     /// Equal when code, message and op are (whether a limit was hit follows from them).
     public static func == (a: CanopyError, b: CanopyError) -> Bool {
-        a.code == b.code && a.message == b.message && a.op == b.op
+        a.code == b.code && a.message == b.message && a.op == b.op && a.details == b.details
     }
 
     public var description: String {

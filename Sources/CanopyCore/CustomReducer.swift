@@ -1,0 +1,66 @@
+/// A preference key's reducer written in Swift (PROGRAMS.md §5); CanopyScript provides it.
+///
+/// The engine keeps values as JSON; the reducer decodes them to the key's `Value`, runs the key's own
+/// `reduce(value:nextValue:)` and encodes the result. It must be a pure function of its inputs: the engine re-runs
+/// it incrementally and relies on equal inputs giving equal results.
+public protocol CustomReducer: AnyObject, Sendable {
+    /// The Swift source that declares the key, kept in snapshots and the store and shown by the inspector.
+    var source: String { get }
+    /// The key's `defaultValue`, encoded.
+    var defaultValue: JSON { get }
+    /// The 1-based line of the `reduce` declaration in `source`, when the key declares one itself.
+    var reduceLine: Int? { get }
+    /// Runs `reduce(value: &value, nextValue: next)`. `next` evaluates the next sibling on its first call; the
+    /// reducer calls it at most once (a second `nextValue()` in Swift returns the first result). A fault in the
+    /// Swift code is thrown as `runtime_error` or `too_expensive`; `value` is then unspecified.
+    func reduce(_ value: inout JSON, context: ReducerContext, next: () -> JSON) throws(CanopyError)
+    /// `nil` when `value` decodes to the key's `Value`; otherwise why it does not, for a `type_mismatch`.
+    func mismatch(_ value: JSON) -> String?
+    /// Compiles a `transformPreference` closure over the key's value (`{ $0 += 1 }`, `{ value in … }`).
+    func compileTransform(_ source: String) throws(CanopyError) -> any CustomTransform
+}
+
+/// A compiled `transformPreference` closure of a custom key.
+public protocol CustomTransform: AnyObject, Sendable {
+    /// The closure's source as the client sent it.
+    var source: String { get }
+    /// Runs the closure on `value` (the content's value, or the key's default).
+    func apply(_ value: inout JSON, context: ReducerContext) throws(CanopyError)
+}
+
+/// Compiles the Swift of `{"key":"K","swift":"…"}` declarations; a tree without one refuses such keys.
+public protocol KeyCompiler: Sendable {
+    /// Compiles `source`, which must declare a `PreferenceKey` named `key`. Errors are `compile_error`s whose
+    /// `details` carry `diagnostics`.
+    func compileKey(named key: String, source: String) throws(CanopyError) -> any CustomReducer
+}
+
+/// What custom reducers share during one evaluation (one batch): the fuel left and the interpreter's scratch
+/// space. Made per evaluation and used only by the thread running it.
+public final class ReducerContext: @unchecked Sendable {  // confined to the evaluating thread, never shared
+    /// Work units left; a reducer that runs out throws `too_expensive`.
+    public var fuel: Int
+    /// Whatever the reducer keeps between calls of one evaluation (CanopyScript's value stack).
+    public var scratch: AnyObject?
+
+    public init(fuel: Int) {
+        self.fuel = fuel
+    }
+}
+
+/// A key's reducer: one of the catalog's, or Swift code.
+public enum KeyReducer: Sendable {
+    case catalog(Reducer)
+    case custom(any CustomReducer)
+}
+
+extension KeyReducer: Equatable {
+    /// Custom reducers are equal when their source is.
+    public static func == (a: KeyReducer, b: KeyReducer) -> Bool {
+        switch (a, b) {
+        case (.catalog(let x), .catalog(let y)): return x == y
+        case (.custom(let x), .custom(let y)): return x === y || x.source == y.source
+        default: return false
+        }
+    }
+}
