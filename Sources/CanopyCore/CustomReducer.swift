@@ -49,9 +49,30 @@ public final class ReducerContext: @unchecked Sendable {  // confined to the eva
 }
 
 /// A key's reducer: one of the catalog's, or Swift code.
+///
+/// `uncompiled` is the wire form of a Swift key (`{"key":"K","swift":"…"}`): decoding stays free of the compiler,
+/// and a tree compiles such a declaration with its `KeyCompiler` before it enters the key table, so the evaluator
+/// only ever sees `catalog` and `custom`.
 public enum KeyReducer: Sendable {
     case catalog(Reducer)
     case custom(any CustomReducer)
+    /// Swift source not compiled yet.
+    case uncompiled(String)
+
+    /// The catalog reducer's name, or `swift`.
+    public var name: String {
+        if case .catalog(let r) = self { return r.rawValue }
+        return "swift"
+    }
+
+    /// The Swift source of a custom or uncompiled reducer; `nil` for the catalog's.
+    public var swiftSource: String? {
+        switch self {
+        case .catalog: return nil
+        case .custom(let r): return r.source
+        case .uncompiled(let s): return s
+        }
+    }
 }
 
 extension KeyReducer: Equatable {
@@ -60,6 +81,8 @@ extension KeyReducer: Equatable {
         switch (a, b) {
         case (.catalog(let x), .catalog(let y)): return x == y
         case (.custom(let x), .custom(let y)): return x === y || x.source == y.source
+        case (.custom(let x), .uncompiled(let y)), (.uncompiled(let y), .custom(let x)): return x.source == y
+        case (.uncompiled(let x), .uncompiled(let y)): return x == y
         default: return false
         }
     }

@@ -146,6 +146,10 @@ extension Evaluator {
         revision &+= 1
         tracer = trace ? TraceRecorder() : nil
         summary = TraceSummary()
+        // A new context (and fuel) per evaluation, made when Swift code first runs; the caller checks `fault`.
+        context = nil
+        fault = nil
+        defer { context = nil }
         var changes: [ReaderValue] = []
         for ref in pendingInTreeOrder(store) {
             let n = Slot(truncatingIfNeeded: ref >> 32)
@@ -234,10 +238,15 @@ extension Evaluator {
         return out
     }
 
-    /// The output of `n` for `k`, evaluated on demand (untraced; creates no reader).
+    /// The output of `n` for `k`, evaluated on demand (untraced; creates no reader). The caller checks `fault`.
     mutating func probe(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> JSON? {
         let saved = summary
-        defer { summary = saved }
+        context = nil
+        fault = nil
+        defer {
+            summary = saved
+            context = nil
+        }
         let s = Evaluator.outStage(store, n, k)
         guard isPresent(store, n, k, stage: s) else { return .none }
         return pull(store, n, k, stage: s)

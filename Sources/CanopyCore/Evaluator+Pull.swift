@@ -55,7 +55,7 @@ extension Evaluator {
 
     /// Reads a child's or attached root's output as an input of a reduce.
     @inline(__always)
-    private mutating func read(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> JSON {
+    mutating func read(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> JSON {
         // Fast path for the common leaf: its outermost stage is a writer, whose value is the output.
         let r = store.modifiers.bounds(Int(n))
         var j = r.upperBound - 1
@@ -76,9 +76,9 @@ extension Evaluator {
 
     /// Stage 0: the fold over the children's outputs, skipping absent ones.
     private mutating func fold(_ store: NodeStore, _ n: Slot, _ k: KeyID) -> JSON {
-        let kids = store.children[Int(n)]
         let declaration = store.keys[k]
-        let reducer = declaration.reducer
+        guard case .catalog(let reducer) = declaration.reducer else { return customFold(store, n, k, declaration) }
+        let kids = store.children[Int(n)]
         var acc: JSON? = nil
         for child in kids {
             let f = keys[Int(k)].flags[Int(child)]
@@ -120,16 +120,28 @@ extension Evaluator {
                 x = pull(store, n, k, stage: s - 1)
                 keys[Int(k)].state[c] |= Evaluator.readInner
             }
-            guard case .reduce(let v) = t else { return t.apply(to: x, reducer: declaration.reducer) }
-            // Run the reducer here to trace whether it called `nextValue`.
-            var result = x
-            var next: JSON? = .none
-            declaration.reducer.reduce(&result) {
-                next = v
-                return v
+            switch (t, declaration.reducer) {
+            case (.reduce(let v), .catalog(let reducer)):
+                // Run the reducer here to trace whether it called `nextValue`.
+                var result = x
+                var next: JSON? = .none
+                reducer.reduce(&result) {
+                    next = v
+                    return v
+                }
+                noteReduce(store, n, k, modifier: m, before: x, next: next, result: result)
+                return result
+            case (.reduce(let v), .custom(let reducer)):
+                var result = x
+                let next = runCustom(reducer, store, &result) { _ in v }
+                noteReduce(store, n, k, modifier: m, before: x, next: next, result: result)
+                return result
+            case (.custom(let closure), _):
+                return runCustom(closure, store, x)
+            default:
+                // Only `reduce` uses the reducer, and it is handled above.
+                return t.apply(to: x, reducer: declaration.catalogReducer ?? .last)
             }
-            noteReduce(store, n, k, modifier: m, before: x, next: next, result: result)
-            return result
         case .background(let a):
             let attachedPresent = keys[Int(k)].flags[Int(a)] & Evaluator.outPresent != 0
             return pair(
@@ -151,29 +163,38 @@ extension Evaluator {
         _ store: NodeStore, _ n: Slot, _ k: KeyID, modifier m: Int, cell c: Int,
         first: (Slot, Int)?, second: (Slot, Int)?
     ) -> JSON {
-        func operand(_ o: (Slot, Int)) -> JSON {
-            if o.1 < 0 {
-                keys[Int(k)].state[c] |= Evaluator.readAttached
-                return read(store, o.0, k)
-            }
-            keys[Int(k)].state[c] |= Evaluator.readInner
-            return pull(store, o.0, k, stage: o.1)
-        }
-        guard let a = first else { return operand(second!) }
-        var value = operand(a)
+        guard let a = first else { return operand(store, k, cell: c, second!) }
+        var value = operand(store, k, cell: c, a)
         guard let b = second else { return value }
         let before: JSON? = tracer != nil ? .some(value) : .none
         var next: JSON? = .none
-        let reducer = store.keys[k].reducer
-        if reducer.callsNextValue(value) {
-            let v = operand(b)
-            reducer.combine(&value, v)
-            next = v
-        } else {
+        switch store.keys[k].reducer {
+        case .catalog(let reducer):
+            if reducer.callsNextValue(value) {
+                let v = operand(store, k, cell: c, b)
+                reducer.combine(&value, v)
+                next = v
+            }
+        case .custom(let reducer):
+            next = runCustom(reducer, store, &value) { $0.operand(store, k, cell: c, b) }
+        case .uncompiled:
+            preconditionFailure("an uncompiled key in the key table")
+        }
+        if next == nil {
             noteSkip(store, b.0, k, modifier: b.1 < 0 ? nil : Evaluator.stageModifier(store, b.0, k, b.1))
         }
         noteReduce(store, n, k, modifier: m, before: before, next: next, result: value)
         return value
+    }
+
+    /// Reads an operand of a pair: `(slot, stage)`, stage -1 meaning that attached root's output.
+    private mutating func operand(_ store: NodeStore, _ k: KeyID, cell c: Int, _ o: (Slot, Int)) -> JSON {
+        if o.1 < 0 {
+            keys[Int(k)].state[c] |= Evaluator.readAttached
+            return read(store, o.0, k)
+        }
+        keys[Int(k)].state[c] |= Evaluator.readInner
+        return pull(store, o.0, k, stage: o.1)
     }
 
     /// The modifier index of a stage, or nil for the fold.
@@ -181,7 +202,7 @@ extension Evaluator {
         s == 0 ? nil : modifierIndex(store, n, k, stage: s)
     }
 
-    private mutating func noteReduce(
+    mutating func noteReduce(
         _ store: NodeStore, _ n: Slot, _ k: KeyID, modifier: Int?, before: JSON?, next: JSON?, result: JSON
     ) {
         summary.reduces += 1
@@ -191,7 +212,7 @@ extension Evaluator {
                     result: result))
     }
 
-    private mutating func noteSkip(_ store: NodeStore, _ n: Slot, _ k: KeyID, modifier: Int?) {
+    mutating func noteSkip(_ store: NodeStore, _ n: Slot, _ k: KeyID, modifier: Int?) {
         summary.skipped += 1
         tracer?.recordOperand(.skip(node: store.ids[Int(n)], key: store.keys[k].key, modifier: modifier))
     }

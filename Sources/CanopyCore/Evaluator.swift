@@ -87,6 +87,12 @@ struct Evaluator: Sendable {
 
     var tracer: TraceRecorder?
     var summary = TraceSummary()
+    /// What the Swift reducers of the evaluation in progress share; made when the first one runs.
+    var context: ReducerContext?
+    /// The first error Swift code threw in the evaluation in progress; once set, no more Swift code runs.
+    var fault: CanopyError?
+    /// Fuel of an evaluation when not the tree's limit (the recovery after a fault re-runs what already ran once).
+    var fuelOverride: Int?
 
     // MARK: Stage structure
 

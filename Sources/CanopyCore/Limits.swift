@@ -6,11 +6,15 @@ public struct Limits: Sendable, Equatable {
     public var maxNodes: Int
     /// Maximum number of modifiers on one node.
     public var maxModifiers: Int
+    /// Work units Swift reducers and transforms may spend in one evaluation (one batch); beyond it the batch is
+    /// `too_expensive`.
+    public var fuel: Int
 
-    public init(maxDepth: Int = 256, maxNodes: Int = 2_000_000, maxModifiers: Int = 1024) {
+    public init(maxDepth: Int = 256, maxNodes: Int = 2_000_000, maxModifiers: Int = 1024, fuel: Int = 10_000_000) {
         self.maxDepth = maxDepth
         self.maxNodes = maxNodes
         self.maxModifiers = maxModifiers
+        self.fuel = fuel
     }
 
     public static let `default` = Limits()

@@ -105,19 +105,32 @@ extension Modifier {
 // MARK: - KeyDeclaration
 
 extension KeyDeclaration {
-    /// Decodes `{"key","reducer","default"}`. The default is not type-checked here; `validate()` does that.
+    /// Decodes `{"key","reducer","default"}` or `{"key","swift"}` (an uncompiled declaration, which the tree
+    /// compiles). The default is not type-checked here; `validate()` does that.
     public init(json: JSON) throws(CanopyError) {
         guard let object = json.object else {
             throw wireError("a key declaration must be an object, got \(describe(json))")
         }
         let fields = WireFields(object, prefix: "key declaration: ")
-        try fields.rejectUnknown(allowed: ["key", "reducer", "default"])
+        try fields.rejectUnknown(allowed: ["key", "reducer", "default", "swift"])
         self = try KeyDeclaration(fields: fields)
     }
 
-    /// Reads `key`, `reducer` and `default` from `fields` (unknown fields are the caller's to reject).
+    /// Reads `key` and either `reducer` and `default` or `swift` from `fields` (unknown fields are the caller's
+    /// to reject).
     fileprivate init(fields: WireFields) throws(CanopyError) {
         let key = try fields.name("key")
+        if let swift = fields.object["swift"] {
+            guard fields.object["reducer"] == nil && fields.object["default"] == nil else {
+                throw wireError(
+                    fields.prefix + "a Swift key has no \"reducer\" or \"default\" (its source declares both)")
+            }
+            guard let source = swift.string else {
+                throw wireError(fields.prefix + "\"swift\" must be the key's Swift source, got \(describe(swift))")
+            }
+            self.init(key: key, swift: source)
+            return
+        }
         let reducerValue = try fields.value("reducer", expected: "one of \(reducerNames)")
         guard let reducerName = reducerValue.string else {
             throw wireError(fields.prefix + "\"reducer\" must be a string, got \(describe(reducerValue))")
@@ -129,10 +142,18 @@ extension KeyDeclaration {
         self.init(key: key, reducer: reducer, defaultValue: defaultValue)
     }
 
-    /// `key`, `reducer`, `default`, in wire order.
+    /// `key`, `reducer`, `default`, in wire order; `key`, `swift` for a Swift key (so a restored snapshot
+    /// recompiles it).
     fileprivate var wireMembers: [(key: String, value: JSON)] {
-        [(key: "key", value: .string(key)), (key: "reducer", value: .string(reducer.rawValue)),
-         (key: "default", value: defaultValue)]
+        switch reducer {
+        case .catalog(let r):
+            return [(key: "key", value: .string(key)), (key: "reducer", value: .string(r.rawValue)),
+                    (key: "default", value: defaultValue)]
+        case .custom(let c):
+            return [(key: "key", value: .string(key)), (key: "swift", value: .string(c.source))]
+        case .uncompiled(let source):
+            return [(key: "key", value: .string(key)), (key: "swift", value: .string(source))]
+        }
     }
 
     public var json: JSON { .object(JSONObject(wireMembers)) }
@@ -243,7 +264,7 @@ extension Op {
             let node = try fields.name("node")
             self = .removePreference(node: node, key: try fields.name("key"))
         case "declareKey":
-            try fields.rejectUnknown(allowed: ["op", "key", "reducer", "default"])
+            try fields.rejectUnknown(allowed: ["op", "key", "reducer", "default", "swift"])
             self = .declareKey(try KeyDeclaration(fields: fields))
         default:
             throw wireError("unknown op \(quoted(name)) (expected \(expected))")

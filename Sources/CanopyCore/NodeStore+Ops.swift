@@ -12,7 +12,7 @@ enum TreeChange: Sendable {
 }
 
 /// The inverse of one primitive mutation, replayed newest first when a batch fails.
-private enum Undo {
+enum Undo {
     case built(Slot)
     case linked(Slot)
     case unlinked(Slot, parent: Slot, at: Int)
@@ -31,6 +31,8 @@ struct AppliedBatch {
     var dead: [Slot]
     /// Every slot built by the batch, parents before children (some may be dead again by the end of the batch).
     var built: [Slot] = []
+    /// The inverses of the batch's mutations: kept until the batch evaluated, since a fault in Swift code undoes it.
+    var undo: [Undo] = []
 }
 
 extension NodeStore {
@@ -39,7 +41,10 @@ extension NodeStore {
         var log: [Undo] = []
         var batch = AppliedBatch(normalized: [], changes: [], dead: [])
         builtSlots.removeAll(keepingCapacity: true)
-        defer { builtSlots.removeAll() }
+        defer {
+            builtSlots.removeAll()
+            compiledTransforms.removeAll()
+        }
         batch.normalized.reserveCapacity(ops.count)
         for (i, op) in ops.enumerated() {
             do {
@@ -52,7 +57,13 @@ extension NodeStore {
             }
         }
         batch.built = builtSlots
+        batch.undo = log
         return batch
+    }
+
+    /// Undoes a batch that `apply` committed; its dead subtrees must not have been released yet.
+    mutating func undo(_ batch: AppliedBatch) {
+        rollback(batch.undo)
     }
 
     private mutating func rollback(_ log: [Undo]) {
@@ -208,15 +219,21 @@ extension NodeStore {
             }
             return op
 
-        case .declareKey(let declaration):
-            try declaration.validate()
-            if let k = keys.id(of: declaration.key) {
-                try checkUses(of: k, fit: declaration)
+        case .declareKey(let given):
+            try given.validate()
+            let existing = keys.id(of: given.key)
+            // The same Swift source again: keep the compiled key (no recompile, nothing to reset).
+            if let k = existing, case .custom = keys[k].reducer, keys[k].reducer == given.reducer {
+                return .declareKey(keys[k])
+            }
+            let declaration = try given.compiled(with: compiler)
+            if let k = existing {
+                try checkUses(of: k, fit: declaration, &log)
             }
             let (k, previous) = keys.declare(declaration)
             log.append(.key(k, previous))
             if previous != declaration { batch.changes.append(.keyDeclared(k)) }
-            return op
+            return .declareKey(declaration)
         }
     }
 
@@ -260,13 +277,13 @@ extension NodeStore {
 
     /// Validates a subtree about to be inserted at `depth`: fresh unique ids, declared keys, fitting values,
     /// the depth, node count and modifier limits.
-    func validateNew(_ node: Node, depth: Int) throws(CanopyError) {
+    mutating func validateNew(_ node: Node, depth: Int) throws(CanopyError) {
         var seen = Set<String>()
         try validateSubtree(node, depth: depth, seen: &seen)
         try checkCount(adding: seen.count)
     }
 
-    private func validateSubtree(_ node: Node, depth: Int, seen: inout Set<String>) throws(CanopyError) {
+    private mutating func validateSubtree(_ node: Node, depth: Int, seen: inout Set<String>) throws(CanopyError) {
         guard depth <= limits.maxDepth else {
             throw CanopyError(.tooDeep, "node \"\(node.id)\" would be at depth \(depth); the limit is \(limits.maxDepth)")
         }
@@ -281,12 +298,17 @@ extension NodeStore {
         for c in node.children { try validateSubtree(c, depth: depth + 1, seen: &seen) }
     }
 
-    private func validateModifier(_ m: Modifier, depth: Int, seen: inout Set<String>) throws(CanopyError) {
+    private mutating func validateModifier(_ m: Modifier, depth: Int, seen: inout Set<String>) throws(CanopyError) {
         switch m {
         case .preference(let key, let value):
             try keys[try declaredKey(key)].check(value)
         case .transformPreference(let key, let t):
-            try t.check(for: keys[try declaredKey(key)])
+            let k = try declaredKey(key)
+            try t.check(for: keys[k])
+            if case .swift(let source) = t, case .custom(let r) = keys[k].reducer {
+                let at = TransformSource(key: k, source: source)
+                if compiledTransforms[at] == nil { compiledTransforms[at] = try r.compileTransform(source) }
+            }
         case .onPreferenceChange(let key):
             _ = try declaredKey(key)
         case .background(let n), .overlay(let n):
@@ -296,24 +318,45 @@ extension NodeStore {
         }
     }
 
-    /// Re-declaring a key must not strand values of the old type in the tree.
-    private func checkUses(of k: KeyID, fit declaration: KeyDeclaration) throws(CanopyError) {
+    /// Re-declaring a key must not strand values of the old type in the tree; Swift transforms of the key are
+    /// recompiled against the new declaration (logged, so a failing batch restores them).
+    private mutating func checkUses(
+        of k: KeyID, fit declaration: KeyDeclaration, _ log: inout [Undo]
+    ) throws(CanopyError) {
+        var recompiled: [String: any CustomTransform] = [:]
         for i in 0..<capacity where isLive(Slot(i)) {
-            for m in modifiers[i] {
+            var replaced: [StoredModifier]? = nil
+            for (j, m) in modifiers[i].enumerated() {
                 switch m {
                 case .preference(let v, k):
-                    guard declaration.reducer.valueType.accepts(v) else {
+                    guard let why = declaration.mismatch(v) else { continue }
+                    if case .catalog(let r) = declaration.reducer {
                         throw CanopyError(
                             .typeMismatch,
                             "node \"\(ids[i])\" writes \(v.typeName) to \"\(declaration.key)\", which reducer "
-                                + "\(declaration.reducer.rawValue) does not accept")
+                                + "\(r.rawValue) does not accept")
                     }
+                    throw CanopyError(.typeMismatch, "node \"\(ids[i])\" writes to \"\(declaration.key)\": \(why)")
                 case .transform(let t, k):
                     do { try t.check(for: declaration) } catch {
                         throw CanopyError(.typeMismatch, "node \"\(ids[i])\": \(error.message)")
                     }
+                    guard let source = t.swiftSource, case .custom(let r) = declaration.reducer else { continue }
+                    let compiled: any CustomTransform
+                    if let c = recompiled[source] {
+                        compiled = c
+                    } else {
+                        compiled = try r.compileTransform(source)
+                        recompiled[source] = compiled
+                    }
+                    if replaced == nil { replaced = Array(modifiers[i]) }
+                    replaced![j] = .transform(.custom(compiled), k)
                 default: break
                 }
+            }
+            if let replaced {
+                log.append(.modifiers(Slot(i), Array(modifiers[i])))
+                replaceModifiers(Slot(i), replaced)
             }
         }
     }

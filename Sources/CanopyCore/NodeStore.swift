@@ -35,6 +35,10 @@ final class OtherModifier: Sendable {
 struct NodeStore: Sendable {
     var keys = KeyTable()
     var limits: Limits
+    /// Compiles `{"key","swift"}` declarations; without one, such keys are refused.
+    var compiler: (any KeyCompiler)?
+    /// Swift transforms compiled while validating, for `build` to store; emptied after each batch.
+    var compiledTransforms: [TransformSource: any CustomTransform] = [:]
 
     private(set) var ids: [String] = []
     /// Node types, interned: few distinct names, one per node.
@@ -57,8 +61,9 @@ struct NodeStore: Sendable {
     /// Slots built since the current batch started, in build order (parents first).
     var builtSlots: [Slot] = []
 
-    init(limits: Limits) {
+    init(limits: Limits, compiler: (any KeyCompiler)? = nil) {
         self.limits = limits
+        self.compiler = compiler
     }
 
     var capacity: Int { ids.count }
@@ -172,7 +177,13 @@ struct NodeStore: Sendable {
         for (mi, m) in mods.enumerated() {
             switch m {
             case .preference(let k, let v): out.append(.preference(v, keys.id(of: k)!))
-            case .transformPreference(let k, let t): out.append(.transform(t, keys.id(of: k)!))
+            case .transformPreference(let k, let t):
+                let key = keys.id(of: k)!
+                if case .swift(let source) = t {
+                    out.append(.transform(.custom(compiledTransforms[TransformSource(key: key, source: source)]!), key))
+                } else {
+                    out.append(.transform(t, key))
+                }
             case .onPreferenceChange(let k): out.append(.reader(keys.id(of: k)!))
             case .background(let n): out.append(.background(build(n, parent: host, attachment: Int32(mi))))
             case .overlay(let n): out.append(.overlay(build(n, parent: host, attachment: Int32(mi))))
@@ -268,7 +279,10 @@ struct NodeStore: Sendable {
     func modifier(_ m: StoredModifier) -> Modifier {
         switch m {
         case .preference(let v, let k): return .preference(key: keys[k].key, value: v)
-        case .transform(let t, let k): return .transformPreference(key: keys[k].key, transform: t)
+        case .transform(let t, let k):
+            // The value form carries a Swift closure's source, as the wire does.
+            if let source = t.swiftSource { return .transformPreference(key: keys[k].key, transform: .swift(source)) }
+            return .transformPreference(key: keys[k].key, transform: t)
         case .reader(let k): return .onPreferenceChange(key: keys[k].key)
         case .background(let a): return .background(node(a))
         case .overlay(let a): return .overlay(node(a))
@@ -300,7 +314,7 @@ struct NodeStore: Sendable {
                     precondition(parent[Int(a)] == n && attachment[Int(a)] == Int32(mi), "attached link of \(ids[i])")
                     stack.append((a, d + 1))
                 case .preference(let v, let k):
-                    precondition(Int(k) < keys.count && keys[k].reducer.valueType.accepts(v), "writer type on \(ids[i])")
+                    precondition(Int(k) < keys.count && keys[k].mismatch(v) == nil, "writer type on \(ids[i])")
                 case .transform(_, let k), .reader(let k):
                     precondition(Int(k) < keys.count, "key of modifier on \(ids[i])")
                 case .other: break
@@ -318,4 +332,10 @@ struct NodeStore: Sendable {
         for i in 0..<capacity where !alive[i] { free += 1 }
         precondition(free == freeSlots.count, "free slots are all accounted for")
     }
+}
+
+/// A Swift transform's source with the key it was compiled against.
+struct TransformSource: Hashable {
+    var key: KeyID
+    var source: String
 }

@@ -130,37 +130,3 @@ public enum Reducer: String, Sendable, CaseIterable {
         return (p, c)
     }
 }
-
-/// `{key, reducer, default}`: a declared preference key.
-public struct KeyDeclaration: Sendable, Equatable {
-    public var key: String
-    public var reducer: Reducer
-    public var defaultValue: JSON
-
-    public init(key: String, reducer: Reducer, defaultValue: JSON) {
-        self.key = key
-        self.reducer = reducer
-        self.defaultValue = defaultValue
-    }
-
-    /// Checks the declaration itself: a non-empty key and a default of the reducer's type.
-    public func validate() throws(CanopyError) {
-        guard !key.isEmpty else { throw CanopyError(.badKey, "a key name must not be empty") }
-        guard reducer.valueType.accepts(defaultValue) else {
-            throw CanopyError(
-                .typeMismatch,
-                "default of key \"\(key)\" is \(defaultValue.typeName), reducer \(reducer.rawValue) needs "
-                    + reducer.valueType.description)
-        }
-    }
-
-    /// Checks that `value` fits this key's reducer.
-    public func check(_ value: JSON) throws(CanopyError) {
-        guard reducer.valueType.accepts(value) else {
-            throw CanopyError(
-                .typeMismatch,
-                "value for key \"\(key)\" is \(value.typeName), reducer \(reducer.rawValue) needs "
-                    + reducer.valueType.description)
-        }
-    }
-}

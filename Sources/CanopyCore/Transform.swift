@@ -1,5 +1,8 @@
 /// A `transformPreference` body (SEMANTICS.md §6).
-public enum Transform: Sendable, Equatable {
+///
+/// A Swift closure on a custom key comes from the wire as `swift(source)`; the tree compiles it against the key
+/// when the modifier enters it and stores `custom`. Both encode as `{"swift": source}` and are equal by source.
+public enum Transform: Sendable {
     case add(JSON)
     case multiply(JSON)
     case append([JSON])
@@ -7,6 +10,19 @@ public enum Transform: Sendable, Equatable {
     case set(JSON)
     /// Runs the key's own reducer: `reduce(&value, { v })`.
     case reduce(JSON)
+    /// A Swift closure over a custom key's value, not compiled yet.
+    case swift(String)
+    /// A compiled Swift closure (run by the evaluator, not by `apply`).
+    case custom(any CustomTransform)
+
+    /// The closure's source, for the Swift forms.
+    public var swiftSource: String? {
+        switch self {
+        case .swift(let s): return s
+        case .custom(let t): return t.source
+        default: return nil
+        }
+    }
 
     /// Applies the transform to `value` (the content's value, or the key's default when the content is absent).
     @inlinable
@@ -27,18 +43,33 @@ public enum Transform: Sendable, Equatable {
             var result = value
             reducer.reduce(&result) { v }
             return result
+        case .swift, .custom:
+            preconditionFailure("a Swift transform runs in the evaluator, on a custom key")
         }
     }
 
     /// Checks that the transform fits `declaration`'s reducer type.
+    /// A `swift` transform needs a Swift key (it is compiled separately, against that key); a Swift key takes
+    /// `set`, `reduce` and `swift` only, since the catalog's arithmetic does not know its value type.
     public func check(for declaration: KeyDeclaration) throws(CanopyError) {
-        let type = declaration.reducer.valueType
+        guard case .catalog(let reducer) = declaration.reducer else {
+            switch self {
+            case .set(let v), .reduce(let v): try declaration.check(v)
+            case .swift, .custom: break
+            default:
+                throw CanopyError(
+                    .typeMismatch,
+                    "transform \"\(name)\" needs a catalog key; key \"\(declaration.key)\" is declared in Swift "
+                        + "(use {\"swift\": \"{ $0 … }\"}, set or reduce)")
+            }
+            return
+        }
         func need(_ t: ValueType, _ what: String) throws(CanopyError) {
-            guard type == t else {
+            guard reducer.valueType == t else {
                 throw CanopyError(
                     .typeMismatch,
                     "transform \"\(what)\" needs a key with \(t.rawValue) values; key \"\(declaration.key)\" uses "
-                        + "reducer \(declaration.reducer.rawValue)")
+                        + "reducer \(reducer.rawValue)")
             }
         }
         switch self {
@@ -47,6 +78,24 @@ public enum Transform: Sendable, Equatable {
         case .append: try need(.array, "append")
         case .merge: try need(.object, "merge")
         case .set(let v), .reduce(let v): try declaration.check(v)
+        case .swift, .custom:
+            throw CanopyError(
+                .typeMismatch,
+                "transform \"swift\" needs a key declared in Swift; key \"\(declaration.key)\" uses reducer "
+                    + reducer.rawValue)
+        }
+    }
+
+    /// The transform's name on the wire.
+    public var name: String {
+        switch self {
+        case .add: return "add"
+        case .multiply: return "multiply"
+        case .append: return "append"
+        case .merge: return "merge"
+        case .set: return "set"
+        case .reduce: return "reduce"
+        case .swift, .custom: return "swift"
         }
     }
 
@@ -58,13 +107,16 @@ public enum Transform: Sendable, Equatable {
         case .merge(let o): return ["merge": .object(o)]
         case .set(let v): return ["set": v]
         case .reduce(let v): return ["reduce": v]
+        case .swift(let source): return ["swift": .string(source)]
+        case .custom(let t): return ["swift": .string(t.source)]
         }
     }
 
     /// Decodes `{"add": n}` and the other forms; anything else is `bad_message`.
     public init(json: JSON) throws(CanopyError) {
         guard let o = json.object, o.count == 1, let (name, arg) = o.members.first.map({ ($0.key, $0.value) }) else {
-            throw CanopyError(.badMessage, "a transform is an object with exactly one of add, multiply, append, merge, set, reduce")
+            throw CanopyError(
+                .badMessage, "a transform is an object with exactly one of add, multiply, append, merge, set, reduce, swift")
         }
         switch name {
         case "add", "multiply":
@@ -78,8 +130,30 @@ public enum Transform: Sendable, Equatable {
             self = .merge(m)
         case "set": self = .set(arg)
         case "reduce": self = .reduce(arg)
+        case "swift":
+            guard let source = arg.string else {
+                throw CanopyError(.badMessage, "transform \"swift\" takes the closure's source as a string")
+            }
+            self = .swift(source)
         default:
-            throw CanopyError(.badMessage, "unknown transform \"\(name)\" (use add, multiply, append, merge, set, reduce)")
+            throw CanopyError(
+                .badMessage, "unknown transform \"\(name)\" (use add, multiply, append, merge, set, reduce, swift)")
+        }
+    }
+}
+
+extension Transform: Equatable {
+    /// Swift closures are equal when their sources are, compiled or not.
+    public static func == (a: Transform, b: Transform) -> Bool {
+        switch (a, b) {
+        case (.add(let x), .add(let y)), (.multiply(let x), .multiply(let y)), (.set(let x), .set(let y)),
+            (.reduce(let x), .reduce(let y)):
+            return x == y
+        case (.append(let x), .append(let y)): return x == y
+        case (.merge(let x), .merge(let y)): return x == y
+        default:
+            guard let x = a.swiftSource, let y = b.swiftSource else { return false }
+            return x == y
         }
     }
 }

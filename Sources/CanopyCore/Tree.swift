@@ -9,19 +9,22 @@ public struct Tree: Sendable {
     public private(set) var version = 0
 
     /// Creates a tree; every reader receives its initial value (see `readers`). `version` is the version the
-    /// tree starts at (a tree restored from a snapshot continues its numbering).
+    /// tree starts at (a tree restored from a snapshot continues its numbering). `compiler` compiles Swift keys
+    /// (`{"key","swift"}`) given here or declared later; a fault of Swift code in the first evaluation throws.
     public init(
         keys: [KeyDeclaration] = [], root: Node = Node(id: "root", type: "Root"), limits: Limits = .default,
-        version: Int = 0
+        version: Int = 0, compiler: (any KeyCompiler)? = nil
     ) throws(CanopyError) {
         precondition(version >= 0, "a tree's version is never negative")
         self.version = version
-        store = NodeStore(limits: limits)
-        for (i, d) in keys.enumerated() {
+        store = NodeStore(limits: limits, compiler: compiler)
+        for (i, given) in keys.enumerated() {
+            let d: KeyDeclaration
             do {
-                try d.validate()
+                try given.validate()
+                d = try given.compiled(with: compiler)
             } catch {
-                throw CanopyError(error.code, "key \(i): \(error.message)")
+                throw CanopyError(error.code, "key \(i): \(error.message)", details: error.details)
             }
             guard store.keys.id(of: d.key) == nil else {
                 throw CanopyError(.badKey, "key \"\(d.key)\" is declared twice")
@@ -31,18 +34,26 @@ public struct Tree: Sendable {
         try store.validateNew(root, depth: 0)
         store.setRoot(store.build(root, parent: -1, attachment: -1))
         store.builtSlots = []
+        store.compiledTransforms = [:]
         evaluator.initialize(store)
         _ = evaluator.evaluatePending(store, trace: false)
+        if let fault = evaluator.fault { throw fault }
         checkInvariantsInDebug()
     }
 
     /// Applies `ops` atomically and re-evaluates what they dirtied. On failure nothing changes and the error
-    /// carries the index of the failing op.
+    /// carries the index of the failing op; a fault of Swift code while evaluating undoes the whole batch.
     public mutating func apply(_ ops: [Op], trace: Bool = false) throws(CanopyError) -> Diff {
         let batch = try store.apply(ops)
         evaluator.process(store, batch.changes, built: batch.built)
-        for s in batch.dead { store.release(s) }
         let (changes, recorded) = evaluator.evaluatePending(store, trace: trace)
+        if let fault = evaluator.fault {
+            // The dead subtrees are still in their slots, so the undo log replays exactly.
+            store.undo(batch)
+            recoverFromFault()
+            throw fault
+        }
+        for s in batch.dead { store.release(s) }
         version += 1
         checkInvariantsInDebug()
         return Diff(ops: batch.normalized, changes: changes, trace: recorded, summary: evaluator.summary)
@@ -55,7 +66,27 @@ public struct Tree: Sendable {
     public mutating func probe(node: String, key: String) throws(CanopyError) -> JSON? {
         guard let s = store.slot(of: node) else { throw CanopyError(.noSuchNode, "no node \"\(node)\" in this tree") }
         guard let k = store.keys.id(of: key) else { throw CanopyError(.badKey, "key \"\(key)\" is not declared") }
-        return evaluator.probe(store, s, k)
+        let value = evaluator.probe(store, s, k)
+        if let fault = evaluator.fault {
+            recoverFromFault()
+            throw fault
+        }
+        return value
+    }
+
+    /// After a fault the evaluator's caches hold values computed with Swift code cut short, and the batch's
+    /// bookkeeping is applied: rebuild it from scratch over the tree as it is (restored). O(tree), but faults are
+    /// rare and the normal path keeps no copy to restore. The tree evaluated before, so this reproduces the
+    /// readers' values; its fuel is unbounded since the incremental evaluations that led here spread their work.
+    private mutating func recoverFromFault() {
+        var fresh = Evaluator()
+        fresh.fuelOverride = .max
+        fresh.initialize(store)
+        _ = fresh.evaluatePending(store, trace: false)
+        fresh.fuelOverride = nil
+        fresh.fault = nil
+        evaluator = fresh
+        checkInvariantsInDebug()
     }
 
     /// The whole tree in value form.
@@ -70,7 +101,8 @@ public struct Tree: Sendable {
 
     public var limits: Limits { store.limits }
 
-    /// Evaluates every reader from scratch on a fresh evaluator, leaving this tree's caches alone.
+    /// Evaluates every reader from scratch on a fresh evaluator, leaving this tree's caches alone. A fault of
+    /// Swift code stops Swift code for the rest of that evaluation (the values are then partial).
     public func evaluateFromScratch(trace: Bool = false) -> (readers: [ReaderValue], trace: Trace?, summary: TraceSummary)
     {
         var fresh = Evaluator()

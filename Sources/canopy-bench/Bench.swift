@@ -356,7 +356,7 @@ func resultJSON(_ r: ConfigResult) -> JSON {
     return obj([
         ("shape", .string(r.shape.rawValue)), ("size", .int(Int64(r.size))), ("nodes", .int(Int64(r.nodes))),
         ("leaves", .int(Int64(r.leaves))), ("containers", .int(Int64(r.internals))),
-        ("readers", .int(Int64(r.readers))), ("keys", .array(BenchKeys.declarations.map { .string("\($0.key):\($0.reducer.rawValue)") })),
+        ("readers", .int(Int64(r.readers))), ("keys", .array(BenchKeys.declarations.map { .string("\($0.key):\($0.reducer.name)") })),
         ("build", obj(build)),
         ("memory", obj([
             ("baselineRSS", .int(Int64(r.mem0.rss))), ("afterValueRSS", .int(Int64(r.memNode.rss))),

@@ -74,7 +74,7 @@ let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 
 say("""
     canopy-bench — CanopyCore engine benchmark (release build, single thread)
-    keys: \(BenchKeys.declarations.map { "\($0.key) (\($0.reducer.rawValue))" }.joined(separator: ", ")); \
+    keys: \(BenchKeys.declarations.map { "\($0.key) (\($0.reducer.name))" }.joined(separator: ", ")); \
     every leaf (Text) writes all four keys; readers for all four keys on the root/top container and a few
     intermediate containers. Shapes:
     \(options.shapes.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))

@@ -80,12 +80,13 @@ enum Differential {
     /// Whether a transform fits a key (SEMANTICS.md §6; the engine's rule: add/multiply need a number reducer, append
     /// an array reducer, merge an object reducer; set/reduce a value of the key's type).
     static func fits(_ t: Transform, _ d: KeyDeclaration) -> Bool {
-        let vt = vtype(d.reducer)
+        let vt = vtype(d.catalogReducer!)
         switch t {
         case .add, .multiply: return vt == .number
         case .append: return vt == .array
         case .merge: return vt == .object
         case .set(let v), .reduce(let v): return accepts(vt, v)
+        case .swift, .custom: return false
         }
     }
 
@@ -210,7 +211,7 @@ enum Differential {
         }
     }
 
-    static func show(_ d: KeyDeclaration) -> String { "\(d.key):\(d.reducer.rawValue)=\(d.defaultValue.encoded())" }
+    static func show(_ d: KeyDeclaration) -> String { "\(d.key):\(d.reducer.name)=\(d.defaultValue.encoded())" }
 
     static func show(_ r: ReaderValue) -> String { "\(r.reader)[\(r.key)]=\(show(r.value))" }
 
@@ -338,7 +339,7 @@ enum Differential {
             switch m {
             case .preference(let k, let v):
                 guard let d = declaration(k) else { throw Reject(.badKey) }
-                guard accepts(vtype(d.reducer), v) else { throw Reject(.typeMismatch) }
+                guard accepts(vtype(d.catalogReducer!), v) else { throw Reject(.typeMismatch) }
             case .transformPreference(let k, let t):
                 guard let d = declaration(k) else { throw Reject(.badKey) }
                 guard fits(t, d) else { throw Reject(.typeMismatch) }
@@ -425,7 +426,7 @@ enum Differential {
             case .setPreference(let id, let k, let v):
                 guard let np = path(of: id) else { throw Reject(.noSuchNode) }
                 guard let d = declaration(k) else { throw Reject(.badKey) }
-                guard accepts(vtype(d.reducer), v) else { throw Reject(.typeMismatch) }
+                guard accepts(vtype(d.catalogReducer!), v) else { throw Reject(.typeMismatch) }
                 modify(np) { n in
                     let w = n.modifiers.lastIndex {
                         if case .preference(k, _) = $0 { return true } else { return false }
@@ -451,13 +452,13 @@ enum Differential {
 
             case .declareKey(let d):
                 guard !d.key.isEmpty else { throw Reject(.badKey) }
-                guard accepts(vtype(d.reducer), d.defaultValue) else { throw Reject(.typeMismatch) }
+                guard accepts(vtype(d.catalogReducer!), d.defaultValue) else { throw Reject(.typeMismatch) }
                 if let i = keys.firstIndex(where: { $0.key == d.key }) {
                     var ok = true
                     Model.forEachNode(root) { n in
                         for m in n.modifiers {
                             switch m {
-                            case .preference(d.key, let v): if !accepts(vtype(d.reducer), v) { ok = false }
+                            case .preference(d.key, let v): if !accepts(vtype(d.catalogReducer!), v) { ok = false }
                             case .transformPreference(d.key, let t): if !fits(t, d) { ok = false }
                             default: break
                             }
@@ -598,17 +599,19 @@ enum Differential {
                         }
                     case .set(let v): result = v
                     case .reduce(let v):
-                        let next: JSON? = callsNext(d.reducer, x) ? v : Optional<JSON>.none
-                        result = combine(d.reducer, x, next)
+                        let next: JSON? = callsNext(d.catalogReducer!, x) ? v : Optional<JSON>.none
+                        result = combine(d.catalogReducer!, x, next)
                         calls.append(Call(node: n.id, key: k, modifier: mi, value: x, next: next, result: result))
+                    case .swift, .custom:
+                        preconditionFailure("the reference runs catalog keys only")
                     }
                 case .background(let a):
                     result = pair(
-                        n, k, mi, d.reducer, first: outPresent(a, k) ? .attached(a) : nil,
+                        n, k, mi, d.catalogReducer!, first: outPresent(a, k) ? .attached(a) : nil,
                         second: innerPresent ? .inner(n, s - 1) : nil)
                 case .overlay(let a):
                     result = pair(
-                        n, k, mi, d.reducer, first: innerPresent ? .inner(n, s - 1) : nil,
+                        n, k, mi, d.catalogReducer!, first: innerPresent ? .inner(n, s - 1) : nil,
                         second: outPresent(a, k) ? .attached(a) : nil)
                 default:
                     preconditionFailure("not a computed stage")
@@ -621,8 +624,8 @@ enum Differential {
                         acc = outValue(c, k)
                         continue
                     }
-                    let next: JSON? = callsNext(d.reducer, a) ? outValue(c, k) : Optional<JSON>.none
-                    let r = combine(d.reducer, a, next)
+                    let next: JSON? = callsNext(d.catalogReducer!, a) ? outValue(c, k) : Optional<JSON>.none
+                    let r = combine(d.catalogReducer!, a, next)
                     calls.append(Call(node: n.id, key: k, modifier: nil, value: a, next: next, result: r))
                     acc = r
                 }
@@ -754,7 +757,7 @@ extension Differential {
         }
 
         mutating func transform(for d: KeyDeclaration) -> Transform {
-            let t = vtype(d.reducer)
+            let t = vtype(d.catalogReducer!)
             let roll = rng.below(100)
             switch t {
             case .number where roll < 35: return .add(rng.chance(85) ? .int(Int64(rng.range(-2...10))) : 0.5)
@@ -773,7 +776,7 @@ extension Differential {
         mutating func modifier(_ keys: [KeyDeclaration], depth: Int, budget: inout Int) -> Modifier {
             let d = rng.pick(keys)
             switch rng.below(100) {
-            case 0..<30: return .preference(key: d.key, value: value(vtype(d.reducer)))
+            case 0..<30: return .preference(key: d.key, value: value(vtype(d.catalogReducer!)))
             case 30..<45: return .transformPreference(key: d.key, transform: transform(for: d))
             case 45..<75: return .onPreferenceChange(key: d.key)
             case 75..<83:
@@ -896,7 +899,7 @@ extension Differential {
                 let i = rng.pick(writers)
                 guard let d = keys.first(where: { $0.key == mods[i].key }) else { return }
                 if case .preference = mods[i] {
-                    mods[i] = .preference(key: d.key, value: value(vtype(d.reducer)))
+                    mods[i] = .preference(key: d.key, value: value(vtype(d.catalogReducer!)))
                 } else {
                     mods[i] = .transformPreference(key: d.key, transform: transform(for: d))
                 }
@@ -907,11 +910,11 @@ extension Differential {
 
         /// A wrong modifier: undeclared key, value of the wrong type, or an attached subtree reusing an id.
         mutating func badModifier(_ keys: [KeyDeclaration], _ all: [NodeInfo]) -> Modifier {
-            let typed = keys.filter { wrongValue(vtype($0.reducer)) != nil }
+            let typed = keys.filter { wrongValue(vtype($0.catalogReducer!)) != nil }
             switch rng.below(3) {
             case 0 where !typed.isEmpty:
                 let d = rng.pick(typed)
-                return .preference(key: d.key, value: wrongValue(vtype(d.reducer))!)
+                return .preference(key: d.key, value: wrongValue(vtype(d.catalogReducer!))!)
             case 1:
                 return .background(Node(id: rng.pick(all).id, type: "Text"))
             default:
@@ -1017,10 +1020,10 @@ extension Differential {
                 }
                 let k = !written.isEmpty && rng.chance(55) ? rng.pick(written).0 : rng.pick(keys).key
                 let d = m.declaration(k)!
-                if rng.chance(4), let w = wrongValue(vtype(d.reducer)) {
+                if rng.chance(4), let w = wrongValue(vtype(d.catalogReducer!)) {
                     return .setPreference(node: t.id, key: k, value: w)
                 }
-                return .setPreference(node: t.id, key: k, value: value(vtype(d.reducer)))
+                return .setPreference(node: t.id, key: k, value: value(vtype(d.catalogReducer!)))
             case 82..<89:
                 let t = target(all)
                 let written = t.node.modifiers.compactMap { m -> String? in
@@ -1034,10 +1037,10 @@ extension Differential {
                 let d = rng.pick(keys)
                 let r = rng.below(100)
                 if r < 30 {
-                    return .declareKey(KeyDeclaration(key: d.key, reducer: d.reducer, defaultValue: value(vtype(d.reducer))))
+                    return .declareKey(KeyDeclaration(key: d.key, reducer: d.catalogReducer!, defaultValue: value(vtype(d.catalogReducer!))))
                 } else if r < 58 {
-                    let group = Gen.groups.first { $0.contains(d.reducer) } ?? Gen.groups[2]
-                    let others = group.filter { $0 != d.reducer }
+                    let group = Gen.groups.first { $0.contains(d.catalogReducer!) } ?? Gen.groups[2]
+                    let others = group.filter { $0 != d.catalogReducer! }
                     let reducer = rng.pick(others)
                     let def = accepts(vtype(reducer), d.defaultValue) && rng.chance(50)
                         ? d.defaultValue : value(vtype(reducer))
@@ -1046,8 +1049,8 @@ extension Differential {
                     return .declareKey(declaration(d.key, rng.pick(Reducer.allCases)))
                 } else if r < 95 {
                     return .declareKey(declaration(freshKey(), rng.pick(Reducer.allCases)))
-                } else if rng.chance(50), let w = wrongValue(vtype(d.reducer)) {
-                    return .declareKey(KeyDeclaration(key: d.key, reducer: d.reducer, defaultValue: w))
+                } else if rng.chance(50), let w = wrongValue(vtype(d.catalogReducer!)) {
+                    return .declareKey(KeyDeclaration(key: d.key, reducer: d.catalogReducer!, defaultValue: w))
                 } else {
                     return .declareKey(KeyDeclaration(key: "", reducer: .sum, defaultValue: 0))
                 }
