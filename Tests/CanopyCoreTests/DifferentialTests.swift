@@ -1159,6 +1159,20 @@ extension Differential {
             stats.trees += 1
             current = Case(keys: keys, root: root, batches: [])
             var traced = tree
+            // The same tree with every key run as a custom (Swift-written) reducer, traced.
+            var swift: Tree
+            do throws(CanopyError) {
+                swift = try Tree(
+                    keys: keys.map(SwiftCatalog.declaration), root: SwiftCatalog.node(root),
+                    compiler: SwiftCatalog.Compiler())
+            } catch {
+                fail("tree \(index)", "custom-key tree creation failed: \(error)\n  \(show(root))")
+                return
+            }
+            guard swift.readers == tree.readers else {
+                return fail("tree \(index)", "custom keys give other initial readers: \(show(swift.readers)) vs "
+                    + show(tree.readers))
+            }
             var history: [String] = ["keys: " + keys.map { show($0) }.joined(separator: ", "), "tree: " + show(root)]
             func context() -> String { "  " + history.joined(separator: "\n  ") }
             guard tree.root == root else {
@@ -1194,6 +1208,7 @@ extension Differential {
                 if Differential.logBatches { print("DIFFLOG seed \(seed) \(label)\n\(context())") }
                 let result = attempt(&tree, ops, trace: false)
                 let tracedResult = attempt(&traced, ops, trace: true)
+                let swiftResult = attempt(&swift, ops.map(SwiftCatalog.op), trace: true)
 
                 switch result {
                 case .failure(let error):
@@ -1216,6 +1231,12 @@ extension Differential {
                     }
                     guard traced.readers == before, traced.version == beforeVersion else {
                         return fail(label, "a rejected batch changed the traced copy\n\(context())")
+                    }
+                    guard case .failure(let e3) = swiftResult, e3.code == error.code, e3.op == error.op else {
+                        return fail(label, "custom keys did not reject the same way: \(swiftResult)\n\(context())")
+                    }
+                    guard swift.readers == before, swift.version == beforeVersion else {
+                        return fail(label, "a rejected batch changed the custom-key tree\n\(context())")
                     }
 
                 case .success(let diff):
@@ -1291,6 +1312,25 @@ extension Differential {
                     }
                     guard traced.readers == after, traced.version == tree.version, traced.nodeCount == tree.nodeCount else {
                         return fail(label, "the traced copy's state differs\n\(context())")
+                    }
+                    // (4) custom keys: same values, changes and trace (so the same reduce calls, lazily), and no
+                    // more reduce calls than their own from-scratch evaluation.
+                    guard case .success(let d3) = swiftResult else {
+                        return fail(label, "custom keys rejected the batch: \(swiftResult)\n\(context())")
+                    }
+                    guard swift.readers == after, d3.changes == d2.changes, d3.summary == d2.summary else {
+                        return fail(label, "custom keys differ: readers \(show(swift.readers)), changes "
+                            + "\(show(d3.changes)), summary \(d3.summary) vs \(d2.summary)\n\(context())")
+                    }
+                    guard d3.trace?.events == trace.events else {
+                        return fail(label, "custom keys trace differently\n\(context())\n  catalog: "
+                            + "\(trace.reduceCalls)\n  custom:  \(d3.trace?.reduceCalls ?? [])")
+                    }
+                    guard d3.summary.reduces <= swift.evaluateFromScratch().summary.reduces else {
+                        return fail(label, "custom keys: more reduce calls than from scratch\n\(context())")
+                    }
+                    guard swift.root == SwiftCatalog.node(tree.root), swift.version == tree.version else {
+                        return fail(label, "the custom-key tree's nodes or version differ\n\(context())")
                     }
                 }
             }

@@ -518,7 +518,7 @@ static let malformed: [Malformed] = [
     Malformed("declareKey without key", ["op": "declareKey", "reducer": "sum", "default": 0],
               mentions: "declareKey: missing \"key\""),
     Malformed("declareKey with a node field", ["op": "declareKey", "key": "K", "reducer": "sum", "default": 0, "node": "a"],
-              mentions: "declareKey: unknown field \"node\" (allowed: op, key, reducer, default)"),
+              mentions: "declareKey: unknown field \"node\" (allowed: op, key, reducer, default, swift)"),
     // Nodes
     Malformed("node that is a string", .node, "a", mentions: "a node must be an object, got string \"a\""),
     Malformed("node without id", .node, ["type": "Text"], mentions: "node: missing \"id\""),
