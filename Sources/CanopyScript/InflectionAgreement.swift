@@ -1,9 +1,9 @@
 // Agreement inside one span, in English: only grammatical number.
 //
 // * `inflect: true`: the span's number is its first numeric argument (or, failing that, its first literal integer).
-//   The noun after it ("2 red apples", "2 cups of coffee") and the agreeing verbs and demonstratives of the span
-//   ("There are 2 errors") take its number. Without a number nothing changes, unless an `inflectionAlternative` is
-//   given and the span has a word whose form depends on the missing number.
+//   The noun after it ("2 red apples", "2 cups of coffee"), the verbs after it ("2 files were"), and "be" and
+//   demonstratives before it ("There are 2 errors", "these 2") take its number. Without a number nothing
+//   changes, unless an `inflectionAlternative` is given and the span has a word whose form depends on the number.
 // * `agreeWithArgument: n`: the span takes the number of argument n (1-based, in order). Its verbs and
 //   demonstratives agree; a span without any is a noun, and its last word agrees.
 // * Anything else (unknown attributes, `inflect: false`, `agreeWithConcept` without concepts): the text is kept.
@@ -82,6 +82,8 @@ struct Agreement {
             guard case .word(let word) = tokens[index], EnglishForms.agrees(word) else { continue }
             // After the number, "that" is a relative pronoun ("2 files that are open"), not a demonstrative.
             if index > position && EnglishForms.isDemonstrative(word) { continue }
+            // Before it, only "be" has the counted phrase as its subject ("there are 2"; not "you have 2").
+            if index < position && EnglishForms.isVerb(word) && !EnglishForms.isBe(word) { continue }
             tokens[index] = .word(EnglishForms.agreeing(word, plural: plural))
         }
         if let noun = nounAfter(position, in: tokens) { inflectNoun(&tokens, at: noun, plural: plural) }

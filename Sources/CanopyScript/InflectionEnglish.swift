@@ -41,6 +41,11 @@ enum EnglishForms {
         demonstratives.contains(normalized(word))
     }
 
+    /// Whether `word` is a present or past form of "be" (with its negations).
+    static func isBe(_ word: String) -> Bool {
+        ["is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't"].contains(normalized(word))
+    }
+
     static func isVerb(_ word: String) -> Bool {
         agrees(word) && !isDemonstrative(word)
     }

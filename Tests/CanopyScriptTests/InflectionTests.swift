@@ -60,6 +60,10 @@ func render(_ literal: LocalizedLiteral) -> String {
         #expect(render("^[\(1) tests don’t](inflect: true) pass") == "1 tests doesn’t pass")
         #expect(render("^[\(2) file that is](inflect: true) open") == "2 files that are open")
         #expect(render("^[This \(2) item](inflect: true)") == "These 2 items")
+        // Before the number only "be" agrees: there the counted phrase is its subject.
+        #expect(render("^[You have \(1) message](inflect: true)") == "You have 1 message")
+        #expect(render("^[It has \(2) part](inflect: true)") == "It has 2 parts")
+        #expect(render("^[There was \(2) hit](inflect: true)") == "There were 2 hits")
     }
 
     @Test func agreeWithArgumentTakesTheNumberOfTheArgument() {
