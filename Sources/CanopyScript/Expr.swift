@@ -1,0 +1,395 @@
+/// A compiled expression: names resolved to slots, members to indexes, before anything runs.
+class Expr {
+    let location: SourceLocation
+    /// What the compiler knows of the result's type.
+    var type: TypeRef
+
+    init(_ location: SourceLocation, _ type: TypeRef) {
+        self.location = location
+        self.type = type
+    }
+
+    func eval(_ m: Machine) throws(ScriptFault) -> Value { preconditionFailure("\(Self.self) does not evaluate") }
+
+    /// The expression as an assignable place, when it is one.
+    var place: Place? { nil }
+}
+
+final class LiteralExpr: Expr {
+    let value: Value
+
+    init(_ location: SourceLocation, _ value: Value, _ type: TypeRef) {
+        self.value = value
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { value }
+}
+
+/// A local variable or parameter of the running frame.
+final class LocalExpr: Expr {
+    let slot: Int
+    let boxed: Bool
+    let mutable: Bool
+
+    init(_ location: SourceLocation, slot: Int, boxed: Bool, mutable: Bool, _ type: TypeRef) {
+        self.slot = slot
+        self.boxed = boxed
+        self.mutable = mutable
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = m.stack[m.fp + slot]
+        if boxed, case .box(let b) = v { return b.value }
+        return v
+    }
+
+    override var place: Place? { mutable ? LocalPlace(slot: slot, boxed: boxed) : nil }
+}
+
+/// A variable a closure captured (always a box).
+final class CaptureExpr: Expr {
+    let index: Int
+    let mutable: Bool
+
+    init(_ location: SourceLocation, index: Int, mutable: Bool, _ type: TypeRef) {
+        self.index = index
+        self.mutable = mutable
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { m.captures[index].value }
+
+    override var place: Place? { mutable ? CapturePlace(index: index) : nil }
+}
+
+/// A static property or top-level constant, computed once when the program compiled.
+final class ConstantExpr: Expr {
+    let cell: ConstantCell
+
+    init(_ location: SourceLocation, _ cell: ConstantCell, _ type: TypeRef) {
+        self.cell = cell
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        if let v = cell.value { return v }
+        return try cell.compute(m, at: location)
+    }
+}
+
+/// A constant's value and the expression it is computed from (once, in dependency order, at compile time).
+final class ConstantCell {
+    let name: String
+    var initializer: Expr?
+    var value: Value?
+    var computing = false
+
+    init(name: String) { self.name = name }
+
+    func compute(_ m: Machine, at location: SourceLocation) throws(ScriptFault) -> Value {
+        guard let initializer else { throw m.fault("\(name) has no value", at: location) }
+        guard !computing else { throw m.fault("\(name) is defined in terms of itself", at: location) }
+        computing = true
+        defer { computing = false }
+        let v = try initializer.eval(m)
+        value = v
+        return v
+    }
+}
+
+/// A stored property of a struct value.
+final class FieldExpr: Expr {
+    let base: Expr
+    let index: Int
+    let name: String
+
+    init(_ location: SourceLocation, base: Expr, index: Int, name: String, _ type: TypeRef) {
+        self.base = base
+        self.index = index
+        self.name = name
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let b = try base.eval(m)
+        if case .record(_, let fields) = b, index < fields.count { return fields[index] }
+        throw m.fault("value has no property \(name)", at: location)
+    }
+
+    override var place: Place? { base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) } }
+}
+
+/// A member looked up by name when the receiver's type is only known at run time (an existential, a generic).
+final class DynamicMemberExpr: Expr {
+    let base: Expr
+    let name: String
+
+    init(_ location: SourceLocation, base: Expr, name: String) {
+        self.base = base
+        self.name = name
+        super.init(location, .unknown)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let b = try base.eval(m)
+        return try m.member(of: b, name, at: location)
+    }
+
+    override var place: Place? {
+        base.place.map { DynamicFieldPlace(base: $0, name: name, location: location) }
+    }
+}
+
+/// `a?` inside an optional chain: a `nil` ends the whole chain with `nil`.
+final class ChainBindExpr: Expr {
+    let base: Expr
+
+    init(_ location: SourceLocation, base: Expr) {
+        self.base = base
+        super.init(location, base.type.unwrapped)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try base.eval(m)
+        if v.isNull { throw ScriptFault(.nilChain, "", at: location) }
+        return v
+    }
+
+    override var place: Place? { base.place.map { ChainBindPlace(base: $0, location: location) } }
+}
+
+/// The outermost expression of an optional chain: `nil` if any `?` in it met `nil`.
+final class ChainExpr: Expr {
+    let body: Expr
+
+    init(_ location: SourceLocation, body: Expr) {
+        self.body = body
+        super.init(location, body.type.isOptional ? body.type : .optional(body.type))
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        do {
+            return try body.eval(m)
+        } catch {
+            if error.kind == .nilChain { return .null }
+            throw error
+        }
+    }
+}
+
+final class ForceUnwrapExpr: Expr {
+    let base: Expr
+
+    init(_ location: SourceLocation, base: Expr) {
+        self.base = base
+        super.init(location, base.type.unwrapped)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try base.eval(m)
+        if v.isNull { throw m.fault("Unexpectedly found nil while unwrapping an Optional value", at: location) }
+        return v
+    }
+
+    override var place: Place? { base.place.map { ForceUnwrapPlace(base: $0, location: location) } }
+}
+
+final class TernaryExpr: Expr {
+    let condition: Expr, then: Expr, otherwise: Expr
+
+    init(_ location: SourceLocation, _ c: Expr, _ t: Expr, _ e: Expr, _ type: TypeRef) {
+        condition = c
+        then = t
+        otherwise = e
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        try m.truth(condition.eval(m), at: condition.location) ? then.eval(m) : otherwise.eval(m)
+    }
+}
+
+final class ArrayLiteralExpr: Expr {
+    let elements: [Expr]
+
+    init(_ location: SourceLocation, _ elements: [Expr], _ type: TypeRef) {
+        self.elements = elements
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var out: [Value] = []
+        out.reserveCapacity(elements.count)
+        for e in elements { out.append(try e.eval(m)) }
+        return .array(out)
+    }
+}
+
+final class DictionaryLiteralExpr: Expr {
+    let pairs: [(Expr, Expr)]
+
+    init(_ location: SourceLocation, _ pairs: [(Expr, Expr)], _ type: TypeRef) {
+        self.pairs = pairs
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var d = OrderedDictionary()
+        for (k, v) in pairs {
+            let key = try k.eval(m)
+            if d[key] != nil { throw m.fault("Dictionary literal contains duplicate keys", at: k.location) }
+            d[key] = try v.eval(m)
+        }
+        return .dictionary(d)
+    }
+}
+
+final class TupleExpr: Expr {
+    let elements: [Expr]
+
+    init(_ location: SourceLocation, _ elements: [Expr], _ type: TypeRef) {
+        self.elements = elements
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var out: [Value] = []
+        for e in elements { out.append(try e.eval(m)) }
+        return .tuple(out)
+    }
+}
+
+/// String interpolation: the pieces, described as `String(describing:)` would.
+final class InterpolationExpr: Expr {
+    let parts: [Expr]
+
+    init(_ location: SourceLocation, _ parts: [Expr]) {
+        self.parts = parts
+        super.init(location, .string)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var s = ""
+        for p in parts {
+            let v = try p.eval(m)
+            if case .string(let t) = v { s += t } else { s += m.describe(v) }
+        }
+        try m.checkCount(s.utf8.count)
+        return .string(s)
+    }
+}
+
+/// `AttributedString(localized:)`: the literal's pieces, then English grammar agreement.
+final class LocalizedExpr: Expr {
+    let parts: [(literal: String?, argument: Expr?)]
+
+    init(_ location: SourceLocation, _ parts: [(literal: String?, argument: Expr?)]) {
+        self.parts = parts
+        super.init(location, .string)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var segments: [LocalizedSegment] = []
+        for p in parts {
+            if let l = p.literal { segments.append(.literal(l)) }
+            if let a = p.argument {
+                let v = try a.eval(m)
+                let text: String
+                if case .string(let t) = v { text = t } else { text = m.describe(v) }
+                segments.append(.argument(text: text, number: v.number))
+            }
+        }
+        return .string(Inflection.render(segments))
+    }
+}
+
+/// `{ … }`: a closure made from a compiled body and the boxes it captures.
+final class ClosureExpr: Expr {
+    let function: Function
+    /// Where each capture comes from in the enclosing frame.
+    let sources: [CaptureSource]
+
+    init(_ location: SourceLocation, _ function: Function, sources: [CaptureSource], _ type: TypeRef) {
+        self.function = function
+        self.sources = sources
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var boxes: [Box] = []
+        boxes.reserveCapacity(sources.count)
+        for s in sources {
+            switch s {
+            case .local(let slot):
+                if case .box(let b) = m.stack[m.fp + slot] {
+                    boxes.append(b)
+                } else {
+                    // A variable declared boxed but not yet initialized: box it now.
+                    let b = Box(m.stack[m.fp + slot])
+                    m.stack[m.fp + slot] = .box(b)
+                    boxes.append(b)
+                }
+            case .capture(let i): boxes.append(m.captures[i])
+            case .value(let e): boxes.append(Box(try e.eval(m)))
+            }
+        }
+        return .function(Closure(function, captures: boxes))
+    }
+}
+
+/// Where a closure's captured box comes from.
+enum CaptureSource {
+    case local(Int)
+    case capture(Int)
+    /// A capture list entry `[x = expr]`: a fresh box with the value at creation.
+    case value(Expr)
+}
+
+/// A reference to a function as a value (`max`, `Self.helper`).
+final class FunctionValueExpr: Expr {
+    let callable: Callable
+
+    init(_ location: SourceLocation, _ callable: Callable, _ type: TypeRef) {
+        self.callable = callable
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { .function(callable) }
+}
+
+/// `v is T`, `v as? T`, `v as! T`, `v as T`.
+final class CastExpr: Expr {
+    enum Mode { case check, optional, forced, plain }
+    let base: Expr
+    let target: TypeRef
+    let mode: Mode
+
+    init(_ location: SourceLocation, base: Expr, target: TypeRef, mode: Mode) {
+        self.base = base
+        self.target = target
+        self.mode = mode
+        let t: TypeRef
+        switch mode {
+        case .check: t = .bool
+        case .optional: t = .optional(target)
+        case .forced, .plain: t = target
+        }
+        super.init(location, t)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try base.eval(m)
+        if mode == .plain { return m.coerce(v, to: target) }
+        let fits = m.value(v, isA: target)
+        switch mode {
+        case .check: return .bool(fits)
+        case .optional: return fits ? m.coerce(v, to: target) : .null
+        case .forced:
+            guard fits else { throw m.fault("Could not cast value to \(m.program.name(of: target))", at: location) }
+            return m.coerce(v, to: target)
+        case .plain: return v
+        }
+    }
+}

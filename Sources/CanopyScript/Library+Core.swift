@@ -1,0 +1,50 @@
+extension Library {
+    /// The members every collection has, and the global `min`, `max`, `abs`.
+    func registerCore() {
+        member([.array], "count", property: true, result: .int) { _, v, _ throws(ScriptFault) in
+            guard case .array(let a) = v else { return .null }
+            return .int(a.count)
+        }
+        member([.array], "isEmpty", property: true, result: .bool) { _, v, _ throws(ScriptFault) in
+            guard case .array(let a) = v else { return .null }
+            return .bool(a.isEmpty)
+        }
+        member([.array], "append", [nil], mutating: true, result: .void) { m, v, args throws(ScriptFault) in
+            guard case .array(var a) = v else { return .null }
+            v = .null
+            a.append(args[0])
+            try m.checkCount(a.count)
+            v = .array(a)
+            return .null
+        }
+        member([.array], "append", ["contentsOf"], mutating: true, result: .void) { m, v, args throws(ScriptFault) in
+            guard case .array(var a) = v else { return .null }
+            let more = try m.elements(args[0], at: m.site)
+            try m.chargeLibrary(more.count)
+            v = .null
+            a.append(contentsOf: more)
+            try m.checkCount(a.count)
+            v = .array(a)
+            return .null
+        }
+        function("max(_:_:)") { m, args throws(ScriptFault) in
+            try m.less(args[0], args[1], at: m.site) ? args[1] : args[0]
+        }
+        function("min(_:_:)") { m, args throws(ScriptFault) in
+            try m.less(args[1], args[0], at: m.site) ? args[1] : args[0]
+        }
+        function("abs(_:)") { m, args throws(ScriptFault) in
+            switch args[0] {
+            case .int(let i):
+                if i == Int.min { throw m.fault("arithmetic overflow") }
+                return .int(abs(i))
+            case .double(let d): return .double(abs(d))
+            default: throw m.fault("abs needs a number")
+            }
+        }
+        function("fatalError(_:)") { m, args throws(ScriptFault) in
+            throw m.fault("Fatal error: " + (args.first.map { m.describe($0) } ?? ""))
+        }
+        function("fatalError()") { m, _ throws(ScriptFault) in throw m.fault("Fatal error") }
+    }
+}

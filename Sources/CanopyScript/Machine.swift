@@ -1,0 +1,207 @@
+/// The running state of Swift code: a value stack of frames, fuel, depth, and the call stack for faults.
+/// Not shared between threads: one per evaluation (it lives in `ReducerContext.scratch`).
+final class Machine {
+    var stack: [Value] = Array(repeating: .null, count: 256)
+    /// First free slot.
+    var sp = 0
+    /// Base of the running frame.
+    var fp = 0
+    /// The running closure's captured boxes.
+    var captures: [Box] = []
+    /// The value a `return` left.
+    var returned: Value = .null
+    /// Work left; every statement, call and loop pass costs one, library calls their size.
+    var fuel: Int
+    let maxDepth: Int
+    var depth = 0
+    /// Function name and call site of every running frame, outermost first.
+    var frames: [(name: String, site: SourceLocation)] = []
+    /// The call site a library function was entered from, for faults raised inside it.
+    var site = SourceLocation.unknown
+    /// Largest string length or collection count a value may reach.
+    let maxCount: Int
+    /// Recycled `nextValue` thunks, one per nesting level of `reduce` calls.
+    var thunks: [NextValueThunk] = []
+    var thunkDepth = 0
+    /// The program whose code runs (set by whoever starts a run).
+    var program: Program!
+
+    init(fuel: Int = 10_000_000, maxDepth: Int = 200, maxCount: Int = 1_000_000) {
+        self.fuel = fuel
+        self.maxDepth = maxDepth
+        self.maxCount = maxCount
+    }
+
+    // MARK: Faults
+
+    /// A runtime fault at `location` with the Swift call stack.
+    func fault(_ message: String, at location: SourceLocation) -> ScriptFault {
+        ScriptFault(.runtime, message, at: location, stack: callStack(innermost: location))
+    }
+
+    /// A fault inside a library function: at the call site it was entered from.
+    func fault(_ message: String) -> ScriptFault { fault(message, at: site) }
+
+    func callStack(innermost: SourceLocation) -> [String] {
+        var out: [String] = []
+        var at = innermost
+        for f in frames.reversed() {
+            out.append("\(f.name) at \(at)")
+            at = f.site
+        }
+        return out
+    }
+
+    @inline(__always)
+    func charge(_ units: Int = 1, at location: SourceLocation) throws(ScriptFault) {
+        fuel -= units
+        if fuel < 0 {
+            throw ScriptFault(.outOfFuel, "the work limit was reached", at: location, stack: callStack(innermost: location))
+        }
+    }
+
+    /// Charges for library work proportional to `units` (elements visited).
+    @inline(__always)
+    func chargeLibrary(_ units: Int) throws(ScriptFault) { try charge(units, at: site) }
+
+    /// Faults when a string or collection would grow beyond the size limit.
+    @inline(__always)
+    func checkCount(_ n: Int) throws(ScriptFault) {
+        if n > maxCount { throw fault("a value grew beyond \(maxCount) elements") }
+    }
+
+    // MARK: Frames
+
+    /// Reserves a frame of `n` slots above the stack pointer and returns its base.
+    @inline(__always)
+    func reserve(_ n: Int) -> Int {
+        let base = sp
+        sp += n
+        if sp > stack.count { stack.append(contentsOf: repeatElement(.null, count: max(sp - stack.count, stack.count))) }
+        return base
+    }
+
+    /// Pops a frame, dropping its values.
+    @inline(__always)
+    func release(_ base: Int) {
+        var i = base
+        while i < sp {
+            stack[i] = .null
+            i += 1
+        }
+        sp = base
+    }
+
+    /// Runs `f` on the frame at `base`, whose parameters are already in place. The frame stays reserved, so the
+    /// caller can read `inout` parameters back before releasing it.
+    func run(_ f: Function, base: Int, captures: [Box], site: SourceLocation) throws(ScriptFault) -> Value {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > maxDepth {
+            throw fault("recursion went deeper than \(maxDepth) calls", at: site)
+        }
+        try charge(at: site)
+        for i in f.boxedParameters { stack[base + i] = .box(Box(stack[base + i])) }
+        let savedFP = fp
+        let savedCaptures = self.captures
+        fp = base
+        self.captures = captures
+        frames.append((f.name, site))
+        defer {
+            fp = savedFP
+            self.captures = savedCaptures
+            frames.removeLast()
+        }
+        for s in f.body {
+            if case .returned = try s.exec(self) { break }
+        }
+        let result = returned
+        returned = .null
+        return result
+    }
+
+    /// Calls any callable with `args`; `inout` parameters are written back into `args`.
+    func call(_ c: Callable, _ args: inout [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+        switch c {
+        case let f as Function:
+            return try invoke(f, captures: [], receiver: nil, &args, site: site)
+        case let cl as Closure:
+            return try invoke(cl.function, captures: cl.captures, receiver: nil, &args, site: site)
+        case let b as BoundMethod:
+            return try invoke(b.function, captures: [], receiver: b.receiver, &args, site: site)
+        case let n as NativeFunction:
+            let saved = self.site
+            self.site = site
+            defer { self.site = saved }
+            return try n.body(self, args)
+        case let t as NextValueThunk:
+            return try t.value(self)
+        default:
+            throw fault("\(c.displayName) cannot be called", at: site)
+        }
+    }
+
+    /// Calls with arguments that need no write-back.
+    func call(_ c: Callable, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+        var a = args
+        return try call(c, &a, site: site)
+    }
+
+    /// Calls a value that should be a function.
+    func call(value: Value, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+        guard case .function(let c) = value.unboxed else { throw fault("this value is not a function", at: site) }
+        return try call(c, args, site: site)
+    }
+
+    func invoke(
+        _ f: Function, captures: [Box], receiver: Value?, _ args: inout [Value], site: SourceLocation
+    ) throws(ScriptFault) -> Value {
+        let base = reserve(f.slotCount)
+        defer { release(base) }
+        var p = 0
+        if f.hasSelf {
+            stack[base] = receiver ?? .null
+            p = 1
+        }
+        // A closure of n parameters given one n-tuple takes it apart, as Swift does for `forEach { k, v in }`.
+        if args.count == 1, f.parameterCount - p > 1, case .tuple(let items) = args[0], items.count == f.parameterCount - p {
+            args = items
+        }
+        let given = min(args.count, f.parameterCount - p)
+        for i in 0..<given { stack[base + p + i] = args[i] }
+        if given < f.parameterCount - p {
+            throw fault("\(f.name) takes \(f.parameterCount - p) arguments, got \(args.count)", at: site)
+        }
+        let result = try run(f, base: base, captures: captures, site: site)
+        for i in f.inoutParameters where i >= p && i - p < args.count { args[i - p] = stack[base + i].unboxed }
+        return result
+    }
+
+    /// Clears everything a run left behind, so no state carries from one run to the next.
+    func reset() {
+        release(0)
+        fp = 0
+        captures = []
+        returned = .null
+        frames = []
+        depth = 0
+        thunkDepth = 0
+    }
+}
+
+/// `nextValue` as handed to a key's `reduce`: pulls the engine's sibling on the first call and returns the same
+/// value on later ones.
+final class NextValueThunk: Callable {
+    var pull: (() -> Value)?
+    var cached: Value?
+
+    override var displayName: String { "nextValue" }
+
+    func value(_ m: Machine) throws(ScriptFault) -> Value {
+        if let cached { return cached }
+        guard let pull else { throw m.fault("nextValue was called after its reduce returned") }
+        let v = pull()
+        cached = v
+        return v
+    }
+}

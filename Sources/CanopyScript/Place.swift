@@ -1,0 +1,228 @@
+/// Something assignable: a variable, a stored property of one, an element of one. `modify` hands the current value
+/// over `inout`, so an append to an array in a local mutates it in place (copy on write sees one owner).
+class Place {
+    func get(_ m: Machine) throws(ScriptFault) -> Value { preconditionFailure("abstract") }
+    func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        preconditionFailure("abstract")
+    }
+    func set(_ m: Machine, _ v: Value) throws(ScriptFault) { try modify(m) { $0 = v } }
+}
+
+final class LocalPlace: Place {
+    let slot: Int
+    let boxed: Bool
+
+    init(slot: Int, boxed: Bool) {
+        self.slot = slot
+        self.boxed = boxed
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { m.stack[m.fp + slot].unboxed }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let i = m.fp + slot
+        if boxed, case .box(let b) = m.stack[i] {
+            var v = b.value
+            b.value = .null
+            defer { b.value = v }
+            try body(&v)
+            return
+        }
+        var v = m.stack[i]
+        m.stack[i] = .null
+        defer { m.stack[i] = v }
+        try body(&v)
+    }
+
+    override func set(_ m: Machine, _ v: Value) throws(ScriptFault) {
+        let i = m.fp + slot
+        if boxed, case .box(let b) = m.stack[i] { b.value = v } else { m.stack[i] = v }
+    }
+}
+
+final class CapturePlace: Place {
+    let index: Int
+
+    init(index: Int) { self.index = index }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { m.captures[index].value }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let b = m.captures[index]
+        var v = b.value
+        b.value = .null
+        defer { b.value = v }
+        try body(&v)
+    }
+}
+
+final class FieldPlace: Place {
+    let base: Place
+    let index: Int
+    let name: String
+    let location: SourceLocation
+
+    init(base: Place, index: Int, name: String, location: SourceLocation) {
+        self.base = base
+        self.index = index
+        self.name = name
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        if case .record(_, let f) = try base.get(m), index < f.count { return f[index] }
+        throw m.fault("value has no property \(name)", at: location)
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let index = self.index
+        let name = self.name
+        let location = self.location
+        try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            guard case .record(let t, var fields) = v, index < fields.count else {
+                throw m.fault("value has no property \(name)", at: location)
+            }
+            v = .null
+            defer { v = .record(t, fields) }
+            try body(&fields[index])
+        }
+    }
+}
+
+/// A stored property found by name at run time.
+final class DynamicFieldPlace: Place {
+    let base: Place
+    let name: String
+    let location: SourceLocation
+
+    init(base: Place, name: String, location: SourceLocation) {
+        self.base = base
+        self.name = name
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { try m.member(of: base.get(m), name, at: location) }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let name = self.name
+        let location = self.location
+        try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            guard case .record(let t, var fields) = v, let index = m.program.types[t].fieldIndex[name] else {
+                throw m.fault("cannot assign to property \(name) of this value", at: location)
+            }
+            v = .null
+            defer { v = .record(t, fields) }
+            try body(&fields[index])
+        }
+    }
+}
+
+/// `a[i]` of an array, `d[k]` or `d[k, default: x]` of a dictionary.
+final class SubscriptPlace: Place {
+    let base: Place
+    let index: Expr
+    let fallback: Expr?
+    let location: SourceLocation
+
+    init(base: Place, index: Expr, fallback: Expr?, location: SourceLocation) {
+        self.base = base
+        self.index = index
+        self.fallback = fallback
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        try m.subscriptGet(base.get(m), index.eval(m), fallback: fallback?.eval(m), at: location)
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let key = try index.eval(m)
+        let dflt = try fallback?.eval(m)
+        let location = self.location
+        try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            switch v {
+            case .array(var a):
+                guard case .int(let i) = key, i >= 0, i < a.count else {
+                    throw m.fault("Index out of range", at: location)
+                }
+                v = .null
+                defer { v = .array(a) }
+                try body(&a[i])
+            case .dictionary(var d):
+                v = .null
+                var element = d[key] ?? dflt ?? .null
+                d[key] = nil
+                defer {
+                    d[key] = element.isNull && dflt == nil ? nil : element
+                    v = .dictionary(d)
+                }
+                try body(&element)
+            default:
+                throw m.fault("this value cannot be subscripted", at: location)
+            }
+        }
+    }
+}
+
+/// `a?` as the start of an assignable chain: a `nil` ends the assignment without effect.
+final class ChainBindPlace: Place {
+    let base: Place
+    let location: SourceLocation
+
+    init(base: Place, location: SourceLocation) {
+        self.base = base
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try base.get(m)
+        if v.isNull { throw ScriptFault(.nilChain, "", at: location) }
+        return v
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let location = self.location
+        try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            if v.isNull { throw ScriptFault(.nilChain, "", at: location) }
+            try body(&v)
+        }
+    }
+}
+
+final class ForceUnwrapPlace: Place {
+    let base: Place
+    let location: SourceLocation
+
+    init(base: Place, location: SourceLocation) {
+        self.base = base
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try base.get(m)
+        if v.isNull { throw m.fault("Unexpectedly found nil while unwrapping an Optional value", at: location) }
+        return v
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let location = self.location
+        try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            if v.isNull { throw m.fault("Unexpectedly found nil while unwrapping an Optional value", at: location) }
+            try body(&v)
+        }
+    }
+}
+
+/// An expression whose value is read and written through a place.
+final class PlaceExpr: Expr {
+    let target: Place
+
+    init(_ location: SourceLocation, _ target: Place, _ type: TypeRef) {
+        self.target = target
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { try target.get(m) }
+
+    override var place: Place? { target }
+}

@@ -1,0 +1,75 @@
+/// A static type as the compiler knows it. `.unknown` where inference gives up: the value is then checked when
+/// the code runs (generic parameters, SwiftUI's unchecked surface, results of some library calls).
+public indirect enum TypeRef: Hashable, Sendable {
+    case unknown
+    case void
+    case bool
+    case int
+    case double
+    case string
+    case array(TypeRef)
+    case dictionary(TypeRef, TypeRef)
+    case set(TypeRef)
+    case optional(TypeRef)
+    case tuple([TypeRef])
+    /// A struct, enum or protocol the program (or the prelude) declares.
+    case named(TypeID)
+    case function([TypeRef], TypeRef)
+    case range
+    /// A generic parameter or associated type, by name.
+    case generic(String)
+    case metatype(TypeRef)
+    /// A SwiftUI or UIKit type the subset does not model (`Color`, `Font`); its members are kept as data.
+    case opaque(String)
+
+    /// The type a value of this type has once unwrapped (`T?` → `T`).
+    var unwrapped: TypeRef {
+        if case .optional(let t) = self { return t.unwrapped }
+        return self
+    }
+
+    var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
+    var isNumeric: Bool { self == .int || self == .double }
+
+    /// A type inference may rely on (not unknown, not a generic parameter).
+    var isKnown: Bool {
+        switch self {
+        case .unknown, .generic, .opaque: return false
+        default: return true
+        }
+    }
+}
+
+/// Kinds of run-time values, for dispatching library members without looking up names.
+enum ValueKind: Int, CaseIterable, Sendable {
+    case null, bool, int, double, string, array, dictionary, set, record, enumCase, tuple, range, doubleRange,
+        function, metatype, keyPath
+}
+
+extension Value {
+    var kind: ValueKind {
+        switch self {
+        case .null: return .null
+        case .bool: return .bool
+        case .int: return .int
+        case .double: return .double
+        case .string: return .string
+        case .array: return .array
+        case .dictionary: return .dictionary
+        case .set: return .set
+        case .record: return .record
+        case .enumCase: return .enumCase
+        case .tuple: return .tuple
+        case .range: return .range
+        case .doubleRange: return .doubleRange
+        case .function: return .function
+        case .metatype: return .metatype
+        case .keyPath: return .keyPath
+        case .box(let b): return b.value.kind
+        }
+    }
+}
