@@ -1,8 +1,8 @@
 import CanopyCore
 
 /// A tree as a snapshot stores it: `{"keys":[…],"root":{…},"acks":[[client,seq,version],…]}`. `acks` (optional) are
-/// the batch identities that must outlive the log the snapshot compacts (see `AckIndex`). A Swift key is stored as
-/// its source (`{"key","swift"}`) and compiled again when the snapshot is read.
+/// the batch identities that must outlive the log the snapshot compacts (see `AckIndex`). A Swift key is stored
+/// as its source (`{"key","swift"}`) and compiled again when the snapshot is read.
 public enum SnapshotEncoding {
     public static func encode(_ tree: Tree, acks: [AckRecord]) -> [UInt8] {
         var o: JSONObject = ["keys": .array(tree.keys.map(\.json)), "root": tree.root.json]
