@@ -62,6 +62,14 @@ import Testing
         #expect(refused["code"] == "compile_error")
         #expect(refused["rid"] == "r")
         #expect(refused["diagnostics"] == SumKeyCompiler.diagnostics)
+        let fault = try Self.answer(client, [
+            "type": "edit", "tree": "demo", "seq": 2,
+            "ops": [["op": "setPreference", "node": "a", "key": "K", "value": 999]],
+        ])
+        #expect(fault["type"] == "rejected")
+        #expect(fault["code"] == "runtime_error")
+        #expect(fault["seq"] == 2)
+        for m in SumKeyCompiler.fault.members { #expect(fault[m.key] == m.value) }
         #expect(first.stopAndWait())
 
         let second = try Self.start(in: directory)
@@ -73,9 +81,10 @@ import Testing
         #expect(restored["keys"] == [Self.sumKey])
         #expect(restored["readers"]?.array?.first?["value"] == 7)
         let next = try Self.answer(again, [
-            "type": "edit", "tree": "demo", "seq": 2,
+            "type": "edit", "tree": "demo", "seq": 3,
             "ops": [["op": "setPreference", "node": "b", "key": "K", "value": 10]],
         ])
+        // The faulting batch took no version.
         #expect(next["version"] == 2)
         #expect(next["changes"]?.array?.first?["value"] == 15)
     }
@@ -91,8 +100,10 @@ import Testing
 }
 
 /// Compiles the "Swift" `sum` (integers added, default 0); anything else is a `compile_error` with one diagnostic.
+/// A sum past 1000 faults with a `runtime_error` (as an overflow trap would); each reduce spends one unit of fuel.
 struct SumKeyCompiler: KeyCompiler {
     static let diagnostics: JSON = [["line": 1, "column": 11, "message": "expected '}' to end struct"]]
+    static let fault: JSONObject = ["line": 2, "column": 9, "stack": [["function": "reduce(value:nextValue:)"]]]
 
     func compileKey(named key: String, source: String) throws(CanopyError) -> any CustomReducer {
         guard source == "sum" else {
@@ -108,7 +119,11 @@ final class SumKey: CustomReducer {
     var reduceLine: Int? { nil }
 
     func reduce(_ value: inout JSON, context: ReducerContext, next: () -> JSON) throws(CanopyError) {
-        if case .int(let a) = value, case .int(let b) = next() { value = .int(a + b) }
+        context.fuel -= 1
+        if context.fuel < 0 { throw CanopyError(.tooExpensive, "out of fuel") }
+        guard case .int(let a) = value, case .int(let b) = next() else { return }
+        guard a + b <= 1000 else { throw CanopyError(.runtimeError, "overflow", details: SumKeyCompiler.fault) }
+        value = .int(a + b)
     }
 
     func mismatch(_ value: JSON) -> String? {
