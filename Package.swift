@@ -76,7 +76,8 @@ let package = Package(
         .executableTarget(
             name: "canopyd",
             dependencies: [
-                "CanopyServer", "CanopyCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CanopyServer", "CanopyCore", "CanopyScript",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CanopyCore
+import CanopyScript
 import CanopyServer
 import Dispatch
 import Foundation
@@ -125,7 +126,7 @@ struct Canopyd: ParsableCommand {
     ) throws {
         logger.info("configuration: \(source)")
         for line in configuration.summary { logger.debug("\(line)") }
-        let daemon = try Daemon(configuration: configuration, logger: logger)
+        let daemon = try Daemon(configuration: configuration, keyCompiler: ScriptKeyCompiler(), logger: logger)
         let service = configuration.service
         let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
         let tokens = configuration.hub.tokens.count
