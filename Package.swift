@@ -108,7 +108,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
-        .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore"], swiftSettings: strict),
+        .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),

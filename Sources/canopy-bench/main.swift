@@ -7,6 +7,8 @@ let usage = """
     usage: canopy-bench [--sizes 10000,100000,1000000] [--shapes balanced,wide,chain] [--edits N] [--json FILE]
                         [--budget SECONDS] [--scratch-runs N] [--insert-build-max N] [--seed N]
            canopy-bench --parse   (only: JSONParser on an edit message and a 2.8 MB snapshot)
+           canopy-bench --swift-keys [--sizes …] [--shapes …] [--edits N] [--scratch-runs N]
+                                  (only: Swift PreferenceKeys next to the catalog reducers, side by side)
 
       --sizes             tree sizes in nodes (default 10000,100000,1000000)
       --shapes            any of balanced, wide, chain (default all)
@@ -68,6 +70,13 @@ func parseOptions(_ args: [String]) -> Options {
 
 if CommandLine.arguments.dropFirst().first == "--parse" {
     ParseBench.run()
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "--swift-keys" {
+    let o = parseOptions(Array(CommandLine.arguments.dropFirst(2)))
+    SwiftKeyBench.run(
+        sizes: o.sizes, shapes: o.shapes.filter { $0 != .chain }, edits: o.edits ?? 1000, scratchRuns: o.scratchRuns ?? 3,
+        seed: o.seed)
     exit(0)
 }
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
