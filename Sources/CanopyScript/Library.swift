@@ -86,5 +86,13 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
 
     private func registerAll() {
         registerCore()
+        registerString()
+        registerNumbers()
+        registerGlobals()
+        registerArrayMutations()
+        registerCollection()
+        registerDictionary()
+        registerSet()
+        registerSequence()
     }
 }
