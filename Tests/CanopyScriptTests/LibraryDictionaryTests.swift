@@ -28,7 +28,8 @@ func pair(_ k: String, _ v: Int) -> Value { .tuple([.string(k), .int(v)]) }
             return .bool(v % 2 == 0)
         }
         #expect(try l.call(d, "filter", [nil], [valueIsEven]) == dict([("b", 2)]))
-        #expect(try l.call(d, "map", [nil], [closure { a in a[0].tupleItems?[0] ?? .null }]) == strings(["a", "b", "c"]))
+        let key = closure { a in a[0].tupleItems?[0] ?? .null }
+        #expect(try l.call(d, "map", [nil], [key]) == strings(["a", "b", "c"]))
         #expect(try l.call(d, "compactMapValues", [nil], [closure { a in a[0] == .int(2) ? .null : a[0] }])
             == dict([("a", 1), ("c", 3)]))
         #expect(try l.call(d, "contains", ["where"], [valueIsEven]) == .bool(true))
