@@ -4,7 +4,11 @@ import CanopyCore
 public struct HubConfiguration: Sendable {
     /// Empty: no `hello` needed and every session is admin (the loopback default).
     public var tokens: [TokenGrant] = []
+    /// Tree limits; `limits.fuel` bounds the work of Swift keys per batch.
     public var limits: Limits = .default
+    /// Compiles the Swift of keys declared as `{"key","swift"}` (createTree, declareKey, restored snapshots);
+    /// `nil` refuses such keys.
+    public var keyCompiler: (any KeyCompiler)? = nil
     /// Maximum JSON nesting of a message. A node nests two levels below its parent (object, `children` array), and
     /// three through an attached subtree (`modifiers` array, modifier, node): 800 lets a tree at the default depth
     /// limit (256) travel in one message.

@@ -44,7 +44,7 @@ extension ProtocolMachine {
 
     /// Logs the first time `s` hits each size or rate limit.
     mutating func logLimit(_ s: SessionID, _ e: CanopyError) -> [ProtocolAction] {
-        let limits: Set<ErrorCode> = [.tooLarge, .tooDeep, .tooMany, .rateLimited]
+        let limits: Set<ErrorCode> = [.tooLarge, .tooDeep, .tooMany, .rateLimited, .tooExpensive]
         guard limits.contains(e.code) || e.hitLimit, sessions[s]?.loggedLimits.insert(e.code).inserted == true else {
             return []
         }

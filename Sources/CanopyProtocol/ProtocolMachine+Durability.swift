@@ -112,7 +112,8 @@ extension ProtocolMachine {
     /// The tree at its durable version: the last stored snapshot, then the logged batches after it.
     private func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> Tree {
         guard let base = channel.base else { throw CanopyError(.storageError, "no stored snapshot is held") }
-        var (tree, _) = try SnapshotEncoding.decode(base.bytes, version: base.version, limits: configuration.limits)
+        var (tree, _) = try SnapshotEncoding.decode(
+            base.bytes, version: base.version, limits: configuration.limits, compiler: configuration.keyCompiler)
         guard channel.durableVersion > base.version else { return tree }
         guard let entries = channel.log.range(from: base.version + 1, through: channel.durableVersion),
             entries.count == channel.durableVersion - base.version

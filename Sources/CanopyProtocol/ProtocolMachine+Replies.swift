@@ -13,7 +13,15 @@ extension ProtocolMachine {
     }
 
     func reply(_ s: SessionID, error e: CanopyError, rid: JSON?) -> ProtocolAction {
-        send(s, ["type": "error", "code": .string(e.code.rawValue), "message": .string(e.message)], rid: rid)
+        var o: JSONObject = ["type": "error", "code": .string(e.code.rawValue), "message": .string(e.message)]
+        Self.addDetails(e, to: &o)
+        return send(s, .object(o), rid: rid)
+    }
+
+    /// The error's own fields (`diagnostics` of a compile error, `line`/`column`/`stack` of a fault, PROGRAMS.md
+    /// §7); they never replace the message's fields.
+    static func addDetails(_ e: CanopyError, to o: inout JSONObject) {
+        for m in e.details.members where o[m.key] == nil { o[m.key] = m.value }
     }
 
     func rejected(_ id: String, _ seq: JSON, _ e: CanopyError) -> JSON {
@@ -22,6 +30,7 @@ extension ProtocolMachine {
             "message": .string(e.message),
         ]
         if let op = e.op { o["op"] = .int(Int64(op)) }
+        Self.addDetails(e, to: &o)
         return .object(o)
     }
 

@@ -62,7 +62,7 @@ extension ProtocolMachine {
             guard let list = k.array else { throw CanopyError(.badMessage, "\"keys\" must be an array") }
             for (i, d) in list.enumerated() {
                 do { keys.append(try KeyDeclaration(json: d)) } catch {
-                    throw CanopyError(error.code, "key \(i): \(error.message)")
+                    throw CanopyError(error.code, "key \(i): \(error.message)", details: error.details)
                 }
             }
         }
@@ -76,7 +76,8 @@ extension ProtocolMachine {
             }
             if !text.isEmpty { about[field] = .string(text) }
         }
-        let tree = try Tree(keys: keys, root: root, limits: configuration.limits)
+        // Compiles the Swift keys (a compile_error throws before anything is registered or stored).
+        let tree = try Tree(keys: keys, root: root, limits: configuration.limits, compiler: configuration.keyCompiler)
         channels[id] = TreeChannel(
             id: id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .creating(replyTo),
             acksPerClient: configuration.acksPerClient, now: now)
@@ -140,7 +141,8 @@ extension ProtocolMachine {
             var channel: TreeChannel
             do throws(CanopyError) {
                 let (tree, acks) = try SnapshotEncoding.decode(
-                    t.snapshot, version: t.snapshotVersion, limits: configuration.limits)
+                    t.snapshot, version: t.snapshotVersion, limits: configuration.limits,
+                    compiler: configuration.keyCompiler)
                 let about = try JSONParser.parse(bytes: t.about).object ?? JSONObject()
                 channel = TreeChannel(
                     id: t.id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .live,

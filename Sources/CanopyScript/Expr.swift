@@ -177,6 +177,8 @@ final class ChainExpr: Expr {
             throw error
         }
     }
+
+    override var place: Place? { body.place.map { ChainPlace(base: $0) } }
 }
 
 final class ForceUnwrapExpr: Expr {
@@ -392,4 +394,32 @@ final class CastExpr: Expr {
         case .plain: return v
         }
     }
+}
+
+/// A library property (`a.count`) resolved by kind of value; an extension's computed property or a stored one when
+/// the value turns out to be of a program type.
+final class NativePropertyExpr: Expr {
+    let base: Expr
+    let name: String
+    let site: NativeSite
+
+    init(_ location: SourceLocation, base: Expr, name: String, site: NativeSite, _ type: TypeRef) {
+        self.base = base
+        self.name = name
+        self.site = site
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var v = try base.eval(m)
+        if let native = site[v.kind] {
+            let saved = m.site
+            m.site = location
+            defer { m.site = saved }
+            return try native.body(m, &v, [])
+        }
+        return try m.member(of: v, name, at: location)
+    }
+
+    override var place: Place? { base.place.map { DynamicFieldPlace(base: $0, name: name, location: location) } }
 }

@@ -1,6 +1,13 @@
 extension Library {
     /// The members every collection has, and the global `min`, `max`, `abs`.
     func registerCore() {
+        typeConstant("Double", "infinity", .double(.infinity))
+        typeConstant("Double", "zero", .double(0))
+        typeConstant("Double", "pi", .double(.pi))
+        typeConstant("Double", "greatestFiniteMagnitude", .double(.greatestFiniteMagnitude))
+        typeConstant("Int", "max", .int(.max))
+        typeConstant("Int", "min", .int(.min))
+        typeConstant("Int", "zero", .int(0))
         member([.array], "count", property: true, result: .int) { _, v, _ throws(ScriptFault) in
             guard case .array(let a) = v else { return .null }
             return .int(a.count)

@@ -142,6 +142,11 @@ extension Machine {
             if let getter = info.methods[name] { return try call(BoundMethod(getter, receiver: v), [], site: location) }
         case .tuple(let items):
             if let i = Int(name), i < items.count { return items[i] }
+            // The labels of the library's tuples: enumerated() and a dictionary's elements.
+            if items.count == 2 {
+                if name == "offset" || name == "key" { return items[0] }
+                if name == "element" || name == "value" { return items[1] }
+            }
         default:
             if let ext = program.builtinType(of: v), let getter = program.types[ext].methods[name] {
                 return try call(BoundMethod(getter, receiver: v), [], site: location)

@@ -149,6 +149,11 @@ final class Machine {
 
     /// Calls a value that should be a function.
     func call(value: Value, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+        if case .keyPath(let path) = value.unboxed, args.count == 1 {
+            var v = args[0]
+            for name in path where name != "self" { v = try member(of: v, name, at: site) }
+            return v
+        }
         guard case .function(let c) = value.unboxed else { throw fault("this value is not a function", at: site) }
         return try call(c, args, site: site)
     }

@@ -226,3 +226,23 @@ final class PlaceExpr: Expr {
 
     override var place: Place? { target }
 }
+
+/// An assignable optional chain (`a?.b = x`): a `nil` on the way makes the assignment do nothing.
+final class ChainPlace: Place {
+    let base: Place
+
+    init(base: Place) { self.base = base }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        do { return try base.get(m) } catch {
+            if error.kind == .nilChain { return .null }
+            throw error
+        }
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        do { try base.modify(m, body) } catch {
+            if error.kind != .nilChain { throw error }
+        }
+    }
+}

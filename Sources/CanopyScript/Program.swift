@@ -6,9 +6,8 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
     var typeIndex: [String: TypeID] = [:]
     /// Top-level functions by full name (`max(_:_:)`), and by base name for function values.
     var functions: [String: Function] = [:]
-    /// Constant values: static properties and top-level `let`s, computed once when the program compiles.
-    var constants: [Value] = []
-    var constantNames: [String] = []
+    /// Static properties and top-level `let`s, each computed once when the program compiles.
+    var cells: [ConstantCell] = []
     /// The extension points of library types, by kind of value (`extension Array`, `extension Double`).
     var builtinTypes: [ValueKind: TypeID] = [:]
     /// The source as written (without the prelude).
@@ -66,7 +65,7 @@ final class TypeInfo {
     var methods: [String: Function] = [:]
     /// Static functions, operators (`<`, `==`, `+`) and initializers (`init(x:y:)`), by full name.
     var staticMethods: [String: Function] = [:]
-    /// Static stored properties: index into `Program.constants`.
+    /// Static stored properties: index into `Program.cells`.
     var staticConstants: [String: Int] = [:]
     var staticTypes: [String: TypeRef] = [:]
     /// Protocols it conforms to, refinements included.

@@ -22,8 +22,8 @@ enum Value: @unchecked Sendable {  // holds functions and boxes, which only the 
     case function(Callable)
     /// `T.self`.
     case metatype(TypeRef)
-    /// `\.a.b` as stored-property paths resolved at run time by name symbol.
-    case keyPath([Int])
+    /// `\.a.b`: property names, applied by name when the key path is used as a function.
+    case keyPath([String])
     /// A captured variable: closures and the frame that declared it share the box.
     case box(Box)
 }

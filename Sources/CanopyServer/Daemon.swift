@@ -32,14 +32,16 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
 
     /// Opens the store (a corrupt or unreadable one throws, naming its file), restores its trees, starts listening
     /// and, when the store is new (or there is none), loads the example trees. Serving starts with `run()` or
-    /// `start()`.
+    /// `start()`. `keyCompiler` (when given, over `configuration.hub.keyCompiler`) compiles keys written in Swift;
+    /// the store's trees are restored with it, so it must be given before any tree with such a key can load.
     public init(
-        configuration: DaemonConfiguration, storage: Storage = .configured,
+        configuration: DaemonConfiguration, storage: Storage = .configured, keyCompiler: (any KeyCompiler)? = nil,
         logger: Logger = Logger(label: "canopyd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
         self.logger = logger
         var hub = configuration.hub
+        if let keyCompiler { hub.keyCompiler = keyCompiler }
         hub.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
         var firstStart = true
         var durability = configuration.durability

@@ -124,7 +124,10 @@ import Testing
     /// `forbidden` and `rate_limited` need a configured daemon and have their own tests; `too_large` is never sent:
     /// an oversized message closes the connection with 1009 instead (see the big-message test).
     @Test func everyErrorCodeAClientCanCauseArrivesOverTheSocketAndChangesNothing() throws {
-        let daemon = try DaemonUnderTest(hub: { $0.limits = Limits(maxDepth: 4, maxNodes: 12, maxModifiers: 3) })
+        let daemon = try DaemonUnderTest(hub: {
+            $0.limits = Limits(maxDepth: 4, maxNodes: 12, maxModifiers: 3, fuel: 3)
+            $0.keyCompiler = SumKeyCompiler()
+        })
         defer { daemon.stop() }
         let client = try daemon.connect()
         let watcher = try daemon.connect()
@@ -267,6 +270,18 @@ import Testing
             "too_many")
         try batch("remove the root", ["op": "remove", "node": "root"], "bad_message")
         try batch("an unknown op", ["op": "explode", "node": "a"], "bad_message")
+        // Keys written in Swift (SumKeyCompiler): code that does not compile, faults, or runs out of fuel.
+        let badKey: JSON = ["key": "S", "swift": "struct S {"]
+        try message("a Swift key that does not compile", Fixture.create("u", keys: [badKey]), "compile_error")
+        try batch(
+            "declare a Swift key that does not compile", ["op": "declareKey", "key": "S", "swift": "struct S {"],
+            "compile_error")
+        #expect(try client.request(Fixture.create("w", keys: [["key": "S", "swift": "sum"]]))["type"] == "created")
+        try message("a Swift reduce that faults", Fixture.edit("w", seq: 1, [Fixture.setS("a", 2000)]), "runtime_error")
+        let writers: [JSON] = (0..<3).map { ["op": "insert", "parent": "root", "node": Fixture.text("w\($0)", 1)] }
+        try message("Swift code out of fuel", Fixture.edit("w", seq: 2, writers), "too_expensive")
+        #expect(try client.request(["type": "deleteTree", "tree": "w"])["type"] == "deleted")
+
         seq += 1
         let notAnArray = try client.request([
             "type": "edit", "tree": "t", "seq": .int(seq), "ops": ["op": "remove"], "rid": 0,

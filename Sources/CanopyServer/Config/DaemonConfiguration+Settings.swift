@@ -73,6 +73,7 @@ extension DaemonConfiguration {
             .integer("limits", "max_tree_depth", \.hub.limits.maxDepth, 1...2048),
             .integer("limits", "max_nodes", \.hub.limits.maxNodes, 1...100_000_000),
             .integer("limits", "max_modifiers", \.hub.limits.maxModifiers, 0...65535),
+            .integer("limits", "fuel", \.hub.limits.fuel, 1...10_000_000_000),
             .integer("limits", "max_label_bytes", \.hub.maxLabelBytes, 16...65536),
             .integer("limits", "max_sessions_awaiting_hello", \.hub.maxSessionsAwaitingHello, 1...10_000_000),
             Setting(

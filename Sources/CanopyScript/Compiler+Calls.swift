@@ -1,0 +1,426 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Calls: functions, methods, initializers, enum cases with associated values, the library.
+extension Compiler {
+    struct ArgSyntax {
+        var label: String?
+        var expr: ExprSyntax
+        var trailing: Bool
+    }
+
+    func arguments(_ c: FunctionCallExprSyntax) -> [ArgSyntax] {
+        var out = c.arguments.map { ArgSyntax(label: $0.label?.text, expr: $0.expression, trailing: false) }
+        if let t = c.trailingClosure { out.append(ArgSyntax(label: nil, expr: ExprSyntax(t), trailing: true)) }
+        for extra in c.additionalTrailingClosures {
+            out.append(ArgSyntax(label: extra.label.text, expr: ExprSyntax(extra.closure), trailing: true))
+        }
+        return out
+    }
+
+    /// Compiles arguments with no parameter information: `&x` becomes a reference.
+    func plainArguments(_ args: [ArgSyntax], expected: [TypeRef?] = []) -> [Argument] {
+        args.enumerated().map { i, a in argument(a.expr, expected: i < expected.count ? expected[i] : nil) }
+    }
+
+    func argument(_ e: ExprSyntax, expected: TypeRef?) -> Argument {
+        if let io = e.as(InOutExprSyntax.self) {
+            let target = expr(io.expression, expected: nil)
+            guard let place = target.place else {
+                return .value(bad(io, cannotAssign(target, io.expression) + " (passed as inout)"))
+            }
+            return .reference(place, target)
+        }
+        return .value(expr(e, expected: expected))
+    }
+
+    /// Matches call arguments to a function's parameters by label and order, filling defaults. Returns nil (with
+    /// a reason) when they do not fit.
+    func match(_ fn: Function, _ args: [ArgSyntax], skipSelf: Bool) -> ([Argument], String?) {
+        let first = skipSelf && fn.hasSelf ? 1 : 0
+        var out: [Argument] = []
+        var a = 0
+        for p in first..<fn.parameterCount {
+            let label = fn.parameterLabels[p]
+            let type = fn.parameterTypes[p]
+            if a < args.count, args[a].label == label || (args[a].trailing && args[a].label == nil) {
+                out.append(argument(args[a].expr, expected: type.isKnown ? type : nil))
+                a += 1
+            } else if let d = fn.defaults[p] {
+                out.append(.value(d))
+            } else {
+                return ([], "missing argument for parameter '\(label ?? "_")' in call to \(fn.name)")
+            }
+        }
+        if a < args.count { return ([], "extra argument '\(args[a].label ?? "_")' in call to \(fn.name)") }
+        return (out, nil)
+    }
+
+    /// Whether the labels could fit the function, without compiling anything.
+    private func fits(_ fn: Function, _ args: [ArgSyntax], skipSelf: Bool) -> Bool {
+        let first = skipSelf && fn.hasSelf ? 1 : 0
+        var a = 0
+        for p in first..<fn.parameterCount {
+            if a < args.count, args[a].label == fn.parameterLabels[p] || (args[a].trailing && args[a].label == nil) {
+                a += 1
+            } else if fn.defaults[p] == nil && fn.parameterLabels.count > p {
+                // A default may not be compiled yet; a parameter with a default syntax is checked in `match`.
+                return false
+            }
+        }
+        return a == args.count
+    }
+
+    /// The function among `candidates` (by full name) whose base name is `base` and whose labels fit.
+    private func pick(_ candidates: [String: Function], _ base: String, _ args: [ArgSyntax], skipSelf: Bool) -> Function? {
+        let labels = args.map(\.label)
+        if let exact = candidates[Compiler.fullName(base, labels)] { return exact }
+        let options = candidates.filter { $0.key.hasPrefix(base + "(") }.sorted { $0.key < $1.key }.map(\.value)
+        return options.first { fits($0, args, skipSelf: skipSelf) } ?? options.first { $0.parameterCount - (skipSelf && $0.hasSelf ? 1 : 0) >= args.count }
+    }
+
+    func call(_ c: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(c)
+        let args = arguments(c)
+        let callee = c.calledExpression
+        if let d = callee.as(DeclReferenceExprSyntax.self) {
+            let n = d.baseName.text
+            if let v = variable(n, at) { return callValue(v, args, at) }
+            if n == "Task", args.count == 1 {
+                let body = expr(args[0].expr, expected: .function([], .unknown))
+                return CallValueExpr(at, body, [], .void)
+            }
+            if ["AttributedString", "String", "LocalizedStringKey", "LocalizedStringResource", "Text"].contains(n),
+                args.count == 1, let s = args[0].expr.as(StringLiteralExprSyntax.self),
+                args[0].label == "localized" || (n != "String" && n != "Text" && args[0].label == nil)
+            {
+                return LocalizedExpr(at, stringParts(s))
+            }
+            if let target = typeTarget(callee) { return construct(target, args, c, expected: expected) }
+            if let sid = context.selfType {
+                var scope: TypeID? = sid
+                var first = true
+                while let s = scope {
+                    let info = program.types[s]
+                    if first, !context.isStatic, let f = pick(info.methods, n, args, skipSelf: true),
+                        let me = variable("self", at)
+                    {
+                        return methodCall(me, f, args, at)
+                    }
+                    if let f = pick(info.staticMethods, n, args, skipSelf: true), !f.name.afterDot.hasPrefix("init(") {
+                        return callFunction(f, args, at, skipSelf: false)
+                    }
+                    first = false
+                    scope = info.parent
+                }
+            }
+            if let f = pick(program.functions, n, args, skipSelf: false) { return callFunction(f, args, at, skipSelf: false) }
+            let full = Compiler.fullName(n, args.map(\.label))
+            if let native = Library.shared.functions[full] {
+                return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))
+            }
+            if Compiler.opaqueTypes.contains(n) || n.first?.isUppercase == true && lookupType(n, from: nil) == nil {
+                if Compiler.viewNames.contains(n) {
+                    return bad(callee, "views run only in program trees (createTree with \"source\"); a key's program declares keys and helpers")
+                }
+            }
+            if Library.shared.functions.keys.contains(where: { $0.hasPrefix(n + "(") }) {
+                return bad(c, "no '\(full)' in Canopy's library; check the argument labels")
+            }
+            return bad(callee, "cannot find '\(n)' in scope")
+        }
+        if let m = callee.as(MemberAccessExprSyntax.self) {
+            let n = m.declName.baseName.text
+            guard let baseSyntax = m.base else { return implicitCall(n, args, c, expected: expected) }
+            if let target = typeTarget(baseSyntax) { return staticCall(target, n, args, c, expected: expected) }
+            let receiver = expr(baseSyntax, expected: nil)
+            return memberCall(receiver, n, args, at, node: c)
+        }
+        if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1, args.isEmpty,
+            let t = typeFromExpr(a.elements.first!.expression)
+        {
+            return ArrayLiteralExpr(at, [], .array(t))
+        }
+        if let d = callee.as(DictionaryExprSyntax.self), args.isEmpty, case .elements(let list) = d.content, list.count == 1,
+            let k = typeFromExpr(list.first!.key), let v = typeFromExpr(list.first!.value)
+        {
+            return DictionaryLiteralExpr(at, [], .dictionary(k, v))
+        }
+        if callee.is(GenericSpecializationExprSyntax.self), let target = typeTarget(callee) {
+            return construct(target, args, c, expected: expected)
+        }
+        let value = expr(callee, expected: nil)
+        return callValue(value, args, at)
+    }
+
+    static let viewNames: Set<String> = [
+        "Text", "VStack", "HStack", "ZStack", "Button", "TextField", "SecureField", "Toggle", "Slider", "Stepper",
+        "Label", "Image", "Rectangle", "Color", "Spacer", "Form", "Section", "List", "NavigationStack", "ForEach",
+        "Group", "EmptyView", "Divider", "ScrollView", "GeometryReader",
+    ]
+
+    /// A type written as an expression inside `[T]()` or `[K: V]()`.
+    private func typeFromExpr(_ e: ExprSyntax) -> TypeRef? {
+        let text = e.trimmedDescription
+        var parser = Parser(text)
+        let parsed = TypeSyntax.parse(from: &parser)
+        let t = resolveType(parsed, in: context.selfType, generics: context.generics, quiet: true)
+        return t == .unknown && text != "Any" ? nil : t
+    }
+
+    private func callValue(_ v: Expr, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
+        var params: [TypeRef] = []
+        var result = TypeRef.unknown
+        if case .function(let ps, let r) = v.type {
+            params = ps
+            result = r
+        }
+        return CallValueExpr(at, v, plainArguments(args, expected: params), result)
+    }
+
+    func callFunction(_ f: Function, _ args: [ArgSyntax], _ at: SourceLocation, skipSelf: Bool) -> Expr {
+        let (matched, problem) = match(f, args, skipSelf: skipSelf)
+        if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
+        return CallFunctionExpr(at, f, matched, f.returnType)
+    }
+
+    private func methodCall(_ receiver: Expr, _ f: Function, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
+        let (matched, problem) = match(f, args, skipSelf: true)
+        if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
+        let base = f.name.afterDot
+        var place: Place?
+        if f.isMutating {
+            place = receiver.place
+            if place == nil {
+                return LiteralExpr(at, .null, .unknown).reporting(
+                    self, at, "cannot use mutating member '\(base)' on an immutable value (mark the method 'mutating' or use 'var')")
+            }
+        }
+        return MethodCallExpr(
+            at, receiver: receiver, place: place, name: String(base.prefix { $0 != "(" }), fullName: base,
+            args: matched, natives: NativeSite(), f.returnType)
+    }
+
+    /// `receiver.name(args)`.
+    private func memberCall(_ receiver: Expr, _ n: String, _ args: [ArgSyntax], _ at: SourceLocation, node: FunctionCallExprSyntax) -> Expr {
+        if case .optional = receiver.type, n == "map" || n == "flatMap", args.count == 1 {
+            let t = expr(args[0].expr, expected: .function([receiver.type.unwrapped], .unknown))
+            var r = TypeRef.unknown
+            if case .function(_, let rt) = t.type { r = rt }
+            return OptionalMapExpr(at, base: receiver, transform: t, .optional(r.unwrapped))
+        }
+        if case .named(let id) = receiver.type.unwrapped, program.types[id].kind != .protocolType {
+            let info = program.types[id]
+            if let f = pick(info.methods, n, args, skipSelf: true) { return methodCall(receiver, f, args, at) }
+            if let fi = info.fieldIndex[n] {
+                let field = FieldExpr(at, base: receiver, index: fi, name: n, info.fields[fi].type)
+                return callValue(field, args, at)
+            }
+            if info.kind != .builtin {
+                return bad(node.calledExpression, "value of type '\(info.name)' has no member '\(n)'")
+            }
+        }
+        let labels = args.map(\.label)
+        let trailing = args.filter(\.trailing).count
+        let site = Library.shared.site(n, labels: labels, trailing: trailing, property: false)
+        // Closure arguments get the element type as their parameter type, so `$0.width` resolves.
+        let element = elementType(receiver.type)
+        let expectedArgs: [TypeRef?] = args.map { a in
+            a.expr.is(ClosureExprSyntax.self) ? closureExpectation(n, receiver.type, element, arity: closureArity(a.expr)) : nil
+        }
+        let compiled = plainArguments(args, expected: expectedArgs)
+        if site.isEmpty && !receiver.type.isKnown == false, !hasUserMethod(n), receiver.type.isKnown,
+            case .named = receiver.type.unwrapped
+        {} 
+        if site.isEmpty, !hasUserMethod(n), !Library.shared.hasMember(n) {
+            return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has no member '\(n)'")
+        }
+        let mayMutate = mutatingNames.contains(n)
+        let full = Compiler.fullName(n, labels)
+        return MethodCallExpr(
+            at, receiver: receiver, place: mayMutate ? receiver.place : nil, name: n, fullName: full, args: compiled,
+            natives: site, memberType(receiver.type, n, args: compiled.map(\.expr)))
+    }
+
+    private func closureArity(_ e: ExprSyntax) -> Int {
+        guard let c = e.as(ClosureExprSyntax.self) else { return 1 }
+        switch c.signature?.parameterClause {
+        case .simpleInput(let l)?: return l.count
+        case .parameterClause(let p)?: return p.parameters.count
+        case nil: return 0
+        }
+    }
+
+    /// The parameter types a library method passes its closure.
+    private func closureExpectation(_ n: String, _ receiver: TypeRef, _ element: TypeRef, arity: Int) -> TypeRef {
+        switch n {
+        case "sorted", "sort", "min", "max", "uniquingKeysWith", "merge", "merging":
+            if case .dictionary(_, let v) = receiver, n == "merge" || n == "merging" { return .function([v, v], .unknown) }
+            return .function([element, element], .bool)
+        case "reduce": return .function([.unknown, element], .unknown)
+        case "mapValues", "compactMapValues":
+            if case .dictionary(_, let v) = receiver { return .function([v], .unknown) }
+        default: break
+        }
+        if arity == 2, case .tuple(let parts) = element, parts.count == 2 { return .function(parts, .unknown) }
+        return .function([element], .unknown)
+    }
+
+    private func hasUserMethod(_ n: String) -> Bool {
+        program.types.contains { t in t.methods.keys.contains { $0 == n || $0.hasPrefix(n + "(") } }
+    }
+
+    private func nativeResult(_ n: String, _ args: [ArgSyntax]) -> TypeRef {
+        switch n {
+        case "max", "min", "abs": return .unknown
+        case "fatalError": return .void
+        case "zip": return .array(.unknown)
+        case "stride": return .array(.unknown)
+        default: return .unknown
+        }
+    }
+
+    // MARK: Types as callees
+
+    /// `T(args)`: a program type's initializer, an enum from its raw value, a library conversion.
+    private func construct(_ target: TypeTarget, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(node)
+        switch target {
+        case .opaque(let name):
+            if Compiler.viewNames.contains(name) {
+                return bad(node, "views run only in program trees (createTree with \"source\"); a key's program declares keys and helpers")
+            }
+            _ = plainArguments(args)
+            return LiteralExpr(at, .string(name), .opaque(name))
+        case .library(let name):
+            return libraryInit(name, args, node)
+        case .program(let info):
+            return initializer(info, args, node, at: at)
+        }
+    }
+
+    private func libraryInit(_ name: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax) -> Expr {
+        let at = loc(node)
+        if args.isEmpty {
+            switch name {
+            case "Int": return LiteralExpr(at, .int(0), .int)
+            case "Double": return LiteralExpr(at, .double(0), .double)
+            case "String": return LiteralExpr(at, .string(""), .string)
+            case "Bool": return LiteralExpr(at, .bool(false), .bool)
+            case "Array": return ArrayLiteralExpr(at, [], .array(.unknown))
+            case "Dictionary": return DictionaryLiteralExpr(at, [], .dictionary(.unknown, .unknown))
+            case "Set": return CallNativeExpr(at, NativeFunction("Set()") { _, _ throws(ScriptFault) in .set(OrderedSet()) }, [], .set(.unknown))
+            default: break
+            }
+        }
+        let full = Compiler.fullName("init", args.map(\.label))
+        guard let native = Library.shared.typeFunctions[name]?[full] else {
+            return bad(node, "no initializer '\(name)\(full.dropFirst(4))' in Canopy's library")
+        }
+        let result: TypeRef
+        switch name {
+        case "Int": result = args.first?.expr.is(StringLiteralExprSyntax.self) == true ? .optional(.int) : .int
+        case "Double": result = .double
+        case "String": result = .string
+        case "Bool": result = .bool
+        default: result = .unknown
+        }
+        let expectedArg: TypeRef? = name == "Double" ? nil : nil
+        return CallNativeExpr(at, native, plainArguments(args, expected: [expectedArg]), result)
+    }
+
+    func initializer(_ info: TypeInfo, _ args: [ArgSyntax], _ node: some SyntaxProtocol, at: SourceLocation) -> Expr {
+        if info.kind == .builtin {
+            return libraryInit(info.name, args, node.as(FunctionCallExprSyntax.self)!)
+        }
+        if info.kind == .enumeration {
+            if args.count == 1, args[0].label == "rawValue", let raw = info.rawType {
+                return EnumFromRawExpr(at, typeID: info.id, raw: expr(args[0].expr, expected: raw))
+            }
+            if let f = pick(info.staticMethods, "init", args, skipSelf: true) { return initCall(info, f, args, at) }
+            return bad(node, "enum '\(info.name)' has no initializer with these arguments")
+        }
+        if info.kind == .protocolType { return bad(node, "'\(info.name)' is a protocol and cannot be constructed") }
+        if let f = pick(info.staticMethods, "init", args, skipSelf: true) { return initCall(info, f, args, at) }
+        if info.hasExplicitInit {
+            return bad(node, "no initializer of '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")
+        }
+        // The memberwise initializer: every stored property in order, those with defaults optional.
+        var values: [Expr?] = info.fields.map { $0.initial }
+        var a = 0
+        for (i, field) in info.fields.enumerated() {
+            if field.isLet && field.initial != nil && !(field.initial is LiteralExpr && field.initial!.type.isOptional) {
+                continue  // `let x = 1` is not a parameter of the memberwise initializer
+            }
+            if a < args.count, args[a].label == field.name || (args[a].trailing && args[a].label == nil) {
+                values[i] = expr(args[a].expr, expected: field.type.isKnown ? field.type : nil)
+                if let v = values[i], v.type.isKnown, field.type.isKnown, !assignable(v.type, to: field.type) {
+                    error(args[a].expr, "cannot convert value of type '\(program.name(of: v.type))' to expected argument type '\(program.name(of: field.type))'")
+                }
+                a += 1
+            } else if field.initial == nil && !field.type.isOptional {
+                return bad(node, "missing argument for parameter '\(field.name)' in call to \(info.name)(\(info.fields.map { $0.name + ":" }.joined()))")
+            }
+        }
+        if a < args.count {
+            return bad(args[a].expr, "extra or misplaced argument '\(args[a].label ?? "_")' in call to \(info.name)(\(info.fields.map { $0.name + ":" }.joined()))")
+        }
+        return MemberwiseInitExpr(at, typeID: info.id, fieldValues: values, fieldTypes: info.fields.map(\.type))
+    }
+
+    private func initCall(_ info: TypeInfo, _ f: Function, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
+        let (matched, problem) = match(f, args, skipSelf: true)
+        if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
+        return CallInitExpr(at, typeID: info.id, function: f, defaults: info.fields.map(\.initial), args: matched)
+    }
+
+    /// `.name(args)` with the type from context.
+    private func implicitCall(_ n: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
+        if case .named(let id)? = expected?.unwrapped {
+            return staticCall(.program(program.types[id]), n, args, node, expected: expected)
+        }
+        if n == "some", args.count == 1 { return expr(args[0].expr, expected: expected?.unwrapped) }
+        // SwiftUI's unchecked surface: `.system(size: 12)` is kept as its name.
+        _ = plainArguments(args)
+        return LiteralExpr(loc(node), .string(n), .opaque("member"))
+    }
+
+    /// `T.name(args)`: an enum case with associated values, a static method, `T.init`.
+    private func staticCall(_ target: TypeTarget, _ n: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(node)
+        guard case .program(let info) = target else {
+            if case .library(let name) = target {
+                if n == "init" { return libraryInit(name, args, node) }
+                if let f = Library.shared.typeFunctions[name]?[Compiler.fullName(n, args.map(\.label))] {
+                    return CallNativeExpr(at, f, plainArguments(args), .unknown)
+                }
+                return bad(node, "type '\(name)' has no member '\(n)'")
+            }
+            _ = plainArguments(args)
+            return LiteralExpr(at, .string(n), .opaque("member"))
+        }
+        if n == "init" { return initializer(info, args, node, at: at) }
+        if let ci = info.caseIndex[n] {
+            let c = info.cases[ci]
+            guard args.count == c.payloadTypes.count else {
+                return bad(node, "enum case '\(n)' takes \(c.payloadTypes.count) associated values, got \(args.count)")
+            }
+            let payload = args.enumerated().map { i, a in expr(a.expr, expected: c.payloadTypes[i].isKnown ? c.payloadTypes[i] : nil) }
+            return EnumCaseExpr(at, typeID: info.id, caseIndex: ci, payload: payload)
+        }
+        if let f = pick(info.staticMethods, n, args, skipSelf: false) { return callFunction(f, args, at, skipSelf: false) }
+        if let ci = info.staticConstants[n] {
+            let v = ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
+            return callValue(v, args, at)
+        }
+        return bad(node, "type '\(info.name)' has no member '\(n)'")
+    }
+}
+
+extension Expr {
+    /// Reports a diagnostic at `at` and stands in for the failed expression.
+    func reporting(_ c: Compiler, _ at: SourceLocation, _ message: String) -> Expr {
+        c.diagnostics.append(Diagnostic(at, message))
+        return self
+    }
+}

@@ -1,0 +1,516 @@
+import SwiftSyntax
+
+/// Passes 1 and 2: type names, then members, signatures and conformances.
+extension Compiler {
+    // MARK: #if
+
+    /// The items of the active clause of an `#if`, evaluated as on iOS with SwiftUI.
+    func activeItems(_ node: IfConfigDeclSyntax) -> Syntax? {
+        for clause in node.clauses {
+            if let c = clause.condition {
+                if evalCondition(c) { return clause.elements.map { Syntax($0) } }
+            } else {
+                return clause.elements.map { Syntax($0) }
+            }
+        }
+        return nil
+    }
+
+    private func evalCondition(_ e: ExprSyntax) -> Bool {
+        if let p = e.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return !evalCondition(p.expression) }
+        if let i = e.as(InfixOperatorExprSyntax.self), let op = i.operator.as(BinaryOperatorExprSyntax.self) {
+            if op.operator.text == "&&" { return evalCondition(i.leftOperand) && evalCondition(i.rightOperand) }
+            if op.operator.text == "||" { return evalCondition(i.leftOperand) || evalCondition(i.rightOperand) }
+        }
+        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1 { return evalCondition(t.elements.first!.expression) }
+        if let b = e.as(BooleanLiteralExprSyntax.self) { return b.literal.text == "true" }
+        if let call = e.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            let arg = call.arguments.first?.expression.trimmedDescription ?? ""
+            switch name.baseName.text {
+            case "canImport": return ["SwiftUI", "UIKit", "Foundation", "Combine", "CoreGraphics"].contains(arg)
+            case "os": return arg == "iOS"
+            case "arch": return arg == "arm64"
+            case "swift", "compiler": return true
+            case "targetEnvironment": return false
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// Statements of a block with `#if`s replaced by their active clauses.
+    func flatten(_ items: CodeBlockItemListSyntax) -> [CodeBlockItemSyntax] {
+        var out: [CodeBlockItemSyntax] = []
+        for item in items {
+            if let ifc = item.item.as(IfConfigDeclSyntax.self) {
+                if let active = activeItems(ifc), let list = active.as(CodeBlockItemListSyntax.self) {
+                    out.append(contentsOf: flatten(list))
+                }
+                continue
+            }
+            out.append(item)
+        }
+        return out
+    }
+
+    func flatten(_ members: MemberBlockItemListSyntax) -> [DeclSyntax] {
+        var out: [DeclSyntax] = []
+        for m in members {
+            if let ifc = m.decl.as(IfConfigDeclSyntax.self) {
+                if let active = activeItems(ifc), let list = active.as(MemberBlockItemListSyntax.self) {
+                    out.append(contentsOf: flatten(list))
+                }
+                continue
+            }
+            out.append(m.decl)
+        }
+        return out
+    }
+
+    // MARK: Pass 1
+
+    func declareTypes(_ items: CodeBlockItemListSyntax, prefix: String?, parent: TypeID?) {
+        for item in flatten(items) {
+            guard let decl = item.item.as(DeclSyntax.self) else { continue }
+            declareType(decl, prefix: prefix, parent: parent)
+        }
+    }
+
+    private func declareType(_ decl: DeclSyntax, prefix: String?, parent: TypeID?) {
+        func qualified(_ n: String) -> String { prefix.map { "\($0).\(n)" } ?? n }
+        var members: MemberBlockItemListSyntax?
+        var info: TypeInfo?
+        if let s = decl.as(StructDeclSyntax.self) {
+            info = newType(qualified(s.name.text), .structure, s)
+            members = s.memberBlock.members
+        } else if let e = decl.as(EnumDeclSyntax.self) {
+            info = newType(qualified(e.name.text), .enumeration, e)
+            members = e.memberBlock.members
+        } else if let p = decl.as(ProtocolDeclSyntax.self) {
+            info = newType(qualified(p.name.text), .protocolType, p)
+            members = p.memberBlock.members
+        } else if let x = decl.as(ExtensionDeclSyntax.self) {
+            // Nested types declared in an extension belong to the extended type.
+            let name = x.extendedType.trimmedDescription
+            for m in flatten(x.memberBlock.members) { declareType(m, prefix: qualifiedTypeName(name), parent: nil) }
+            return
+        } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
+            error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
+            return
+        }
+        guard let info, let members else { return }
+        for m in flatten(members) { declareType(m, prefix: info.name, parent: info.id) }
+    }
+
+    private func newType(_ name: String, _ kind: TypeInfo.Kind, _ node: some SyntaxProtocol) -> TypeInfo {
+        if let existing = program.typeIndex[name], program.types[existing].kind != .builtin {
+            error(node, "invalid redeclaration of '\(name)'")
+        }
+        return addType(name, kind, at: loc(node), parent: nil)
+    }
+
+    /// The qualified name of a type written in an extension (`A.B`), or the name itself.
+    func qualifiedTypeName(_ written: String) -> String {
+        let t = written.replacingAll(" ", with: "")
+        if let id = program.typeIndex[t] { return program.types[id].name }
+        return t
+    }
+
+    // MARK: Pass 2
+
+    func declareMembers(_ items: CodeBlockItemListSyntax, prefix: String?, parent: TypeID?) {
+        for item in flatten(items) {
+            if let decl = item.item.as(DeclSyntax.self) {
+                declareTopLevel(decl)
+            } else {
+                error(item, "top-level statements are not allowed; put code in a function or a property")
+            }
+        }
+    }
+
+    private func declareTopLevel(_ decl: DeclSyntax) {
+        if decl.is(ImportDeclSyntax.self) { return }
+        if let f = decl.as(FunctionDeclSyntax.self) {
+            let fn = declareFunction(f, in: nil, isStatic: true)
+            program.functions[fn.name] = fn
+            return
+        }
+        if let v = decl.as(VariableDeclSyntax.self) {
+            if v.bindingSpecifier.tokenKind == .keyword(.var) {
+                error(v, "global variables are not allowed (there is no global mutable state); use 'let'")
+                return
+            }
+            for b in v.bindings { declareConstant(b, owner: nil, decl: v) }
+            return
+        }
+        if let a = decl.as(TypeAliasDeclSyntax.self) {
+            let name = a.name.text
+            pending.append(
+                PendingBody(converter: converter, inPrelude: inPrelude) { c in
+                    c.aliases[name] = c.resolveType(a.initializer.value, in: nil, generics: [])
+                })
+            // Aliases are needed by signatures: resolve now when possible, again later for forward references.
+            aliases[name] = resolveType(a.initializer.value, in: nil, generics: [], quiet: true)
+            return
+        }
+        if decl.is(MacroExpansionDeclSyntax.self) { return }  // #Preview: program trees (issue 14) read it
+        declareTypeMembers(decl, prefix: nil)
+    }
+
+    /// Members of a struct, enum, protocol or extension.
+    func declareTypeMembers(_ decl: DeclSyntax, prefix: String?) {
+        func qualified(_ n: String) -> String { prefix.map { "\($0).\(n)" } ?? n }
+        var members: MemberBlockItemListSyntax
+        var info: TypeInfo
+        var inheritance: InheritanceClauseSyntax?
+        var generics: [String] = []
+        if let s = decl.as(StructDeclSyntax.self) {
+            guard let t = program.type(named: qualified(s.name.text)) else { return }
+            info = t
+            members = s.memberBlock.members
+            inheritance = s.inheritanceClause
+            generics = s.genericParameterClause?.parameters.map(\.name.text) ?? []
+        } else if let e = decl.as(EnumDeclSyntax.self) {
+            guard let t = program.type(named: qualified(e.name.text)) else { return }
+            info = t
+            members = e.memberBlock.members
+            inheritance = e.inheritanceClause
+        } else if let p = decl.as(ProtocolDeclSyntax.self) {
+            guard let t = program.type(named: qualified(p.name.text)) else { return }
+            info = t
+            members = p.memberBlock.members
+            inheritance = p.inheritanceClause
+            if let w = p.genericWhereClause { addSameTypeAliases(w, to: t) }
+        } else if let x = decl.as(ExtensionDeclSyntax.self) {
+            let name = qualifiedTypeName(x.extendedType.trimmedDescription)
+            guard let t = program.type(named: name) ?? lookupType(name, from: nil) else {
+                error(x.extendedType, "cannot find type '\(name)' in scope")
+                return
+            }
+            info = t
+            members = x.memberBlock.members
+            inheritance = x.inheritanceClause
+            if let w = x.genericWhereClause, t.kind == .protocolType { addSameTypeAliases(w, to: t) }
+        } else {
+            if !(decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self)) {
+                error(decl, "this declaration is not part of Canopy's Swift subset")
+            }
+            return
+        }
+        info.genericParameters.append(contentsOf: generics)
+        for inherited in inheritance?.inheritedTypes ?? [] {
+            let name = inherited.type.trimmedDescription
+            if info.kind == .enumeration, info.rawType == nil, let raw = rawType(name) {
+                info.rawType = raw
+                continue
+            }
+            info.conformances.insert(name)
+        }
+        let genericSet = Set(info.genericParameters)
+        for m in flatten(members) { declareMember(m, in: info, generics: genericSet) }
+        if info.kind == .enumeration { assignRawValues(info) }
+    }
+
+    private func rawType(_ name: String) -> TypeRef? {
+        switch name {
+        case "Int": return .int
+        case "String": return .string
+        case "Double", "CGFloat", "Float": return .double
+        default: return nil
+        }
+    }
+
+    /// `where Value == CGFloat` on a protocol or its extension: `Value` means `CGFloat` there.
+    private func addSameTypeAliases(_ w: GenericWhereClauseSyntax, to t: TypeInfo) {
+        for r in w.requirements {
+            guard let same = r.requirement.as(SameTypeRequirementSyntax.self) else { continue }
+            let left = same.leftType.trimmedDescription.replacingAll("Self.", with: "")
+            if let right = same.rightType.as(TypeSyntax.self) {
+                t.aliases[left] = resolveType(right, in: t.id, generics: [], quiet: true)
+            }
+        }
+    }
+
+    private func declareMember(_ decl: DeclSyntax, in info: TypeInfo, generics: Set<String>) {
+        if let v = decl.as(VariableDeclSyntax.self) {
+            let isStatic = v.modifiers.contains { ["static", "class"].contains($0.name.text) }
+            for b in v.bindings {
+                if isStatic {
+                    declareConstant(b, owner: info, decl: v)
+                } else if b.accessorBlock != nil {
+                    declareComputed(b, in: info, generics: generics)
+                } else if info.kind == .structure {
+                    declareField(b, in: info, decl: v, generics: generics)
+                } else if info.kind != .protocolType {
+                    error(b, "stored properties are only allowed in structs")
+                }
+            }
+        } else if let f = decl.as(FunctionDeclSyntax.self) {
+            let isStatic = f.modifiers.contains { ["static", "class"].contains($0.name.text) }
+            if f.body == nil {
+                if info.kind != .protocolType { error(f, "function '\(f.name.text)' needs a body") }
+                return
+            }
+            let fn = declareFunction(f, in: info, isStatic: isStatic)
+            if isStatic { info.staticMethods[fn.name.afterDot] = fn } else { info.methods[fn.name.afterDot] = fn }
+        } else if let i = decl.as(InitializerDeclSyntax.self) {
+            if i.body == nil { return }
+            let fn = declareInit(i, in: info, generics: generics)
+            info.staticMethods[fn.name.afterDot] = fn
+            if info.kind == .structure { info.hasExplicitInit = true }
+        } else if let c = decl.as(EnumCaseDeclSyntax.self) {
+            guard info.kind == .enumeration else { return error(c, "'case' is only allowed in enums") }
+            for e in c.elements { declareCase(e, in: info, generics: generics) }
+        } else if let a = decl.as(TypeAliasDeclSyntax.self) {
+            info.aliases[a.name.text] = resolveType(a.initializer.value, in: info.id, generics: generics, quiet: true)
+            let name = a.name.text
+            pending.insert(
+                PendingBody(converter: converter, inPrelude: inPrelude) { c in
+                    info.aliases[name] = c.resolveType(a.initializer.value, in: info.id, generics: generics)
+                }, at: 0)
+        } else if decl.is(AssociatedTypeDeclSyntax.self) {
+            return
+        } else if decl.is(StructDeclSyntax.self) || decl.is(EnumDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) {
+            declareTypeMembers(decl, prefix: info.name)
+        } else if decl.is(SubscriptDeclSyntax.self) {
+            error(decl, "subscript declarations are not part of Canopy's Swift subset; use a method")
+        } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
+            error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
+        } else {
+            error(decl, "this declaration is not part of Canopy's Swift subset")
+        }
+    }
+
+    private func declareField(_ b: PatternBindingSyntax, in info: TypeInfo, decl: VariableDeclSyntax, generics: Set<String>) {
+        guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+            return error(b.pattern, "a stored property needs a simple name")
+        }
+        let wrapper = decl.attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
+            .first { !["MainActor", "preconcurrency", "usableFromInline", "inlinable", "available"].contains($0) }
+        var type = TypeRef.unknown
+        if let t = b.typeAnnotation?.type { type = resolveType(t, in: info.id, generics: generics) }
+        let isLet = decl.bindingSpecifier.tokenKind == .keyword(.let)
+        let index = info.fields.count
+        info.fields.append(Field(name: name, type: type, isLet: isLet, initial: nil, wrapper: wrapper))
+        info.fieldIndex[name] = index
+        if let initial = b.initializer?.value {
+            // Field defaults compile early: later bodies rely on an inferred field type.
+            compileLater(first: true) { c in
+                let ctx = c.makeContext(name: "\(info.name).\(name)", selfType: info.id, isStatic: true, generics: generics)
+                let e = c.withContext(ctx) { c.expr(initial, expected: type.isKnown ? type : nil) }
+                info.fields[index].initial = e
+                if !type.isKnown { info.fields[index].type = e.type }
+            }
+        } else if b.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true, !isLet {
+            info.fields[index].initial = LiteralExpr(loc(b), .null, type)
+        }
+    }
+
+    private func declareComputed(_ b: PatternBindingSyntax, in info: TypeInfo, generics: Set<String>) {
+        guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let accessors = b.accessorBlock
+        else { return error(b, "a computed property needs a simple name") }
+        let fn = Function(name: "\(info.name).\(name)", location: loc(b))
+        fn.hasSelf = true
+        fn.parameterCount = 1
+        fn.slotCount = 1
+        fn.parameterLabels = [nil]
+        fn.parameterTypes = [.named(info.id)]
+        fn.returnType = b.typeAnnotation.map { resolveType($0.type, in: info.id, generics: generics) } ?? .unknown
+        info.methods[name] = fn
+        var getterBody: CodeBlockItemListSyntax?
+        switch accessors.accessors {
+        case .getter(let items): getterBody = items
+        case .accessors(let list):
+            for a in list {
+                switch a.accessorSpecifier.text {
+                case "get": getterBody = a.body?.statements
+                case "set", "willSet", "didSet", "_modify":
+                    error(a, "'\(a.accessorSpecifier.text)' accessors are not part of Canopy's Swift subset")
+                default: break
+                }
+            }
+        }
+        guard let body = getterBody else { return }
+        compileLater { c in c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics) }
+    }
+
+    /// A static property or a top-level `let`: a constant computed once.
+    private func declareConstant(_ b: PatternBindingSyntax, owner: TypeInfo?, decl: VariableDeclSyntax) {
+        guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+            return error(b.pattern, "a constant needs a simple name")
+        }
+        let cell = ConstantCell(name: owner.map { "\($0.name).\(name)" } ?? name)
+        var type = TypeRef.unknown
+        if let t = b.typeAnnotation?.type { type = resolveType(t, in: owner?.id, generics: []) }
+        if let accessors = b.accessorBlock {
+            // `static var defaultValue: Int { 0 }`: a constant too, since it cannot depend on anything mutable.
+            var body: CodeBlockItemListSyntax?
+            switch accessors.accessors {
+            case .getter(let items): body = items
+            case .accessors(let list): body = list.first { $0.accessorSpecifier.text == "get" }?.body?.statements
+            }
+            guard let body else { return error(b, "\(name) needs a getter") }
+            let fn = Function(name: cell.name, location: loc(b))
+            fn.returnType = type
+            compileLater(first: true) { c in
+                c.compileBody(fn, body, selfType: owner?.id, isStatic: true, mutating: false, generics: [])
+                cell.initializer = CallFunctionExpr(c.loc(b), fn, [], fn.returnType)
+            }
+        } else if let initial = b.initializer?.value {
+            compileLater(first: true) { c in
+                let ctx = c.makeContext(name: cell.name, selfType: owner?.id, isStatic: true, generics: [])
+                let e = c.withContext(ctx) { c.expr(initial, expected: type.isKnown ? type : nil) }
+                cell.initializer = ctx.function.slotCount > 0 ? c.wrapInFunction(e, ctx.function) : e
+                if !type.isKnown {
+                    type = e.type
+                    c.setConstantType(name, owner: owner, type)
+                }
+            }
+        } else {
+            return error(b, "'\(name)' needs an initial value")
+        }
+        program.cells.append(cell)
+        if let owner {
+            owner.staticConstants[name] = program.cells.count - 1
+            owner.staticTypes[name] = type
+        } else {
+            globals[name] = (cell, type)
+        }
+    }
+
+    func setConstantType(_ name: String, owner: TypeInfo?, _ type: TypeRef) {
+        if let owner { owner.staticTypes[name] = type } else { globals[name]?.type = type }
+    }
+
+    private func declareCase(_ e: EnumCaseElementSyntax, in info: TypeInfo, generics: Set<String>) {
+        var c = EnumCaseInfo(name: e.name.text)
+        for p in e.parameterClause?.parameters ?? [] {
+            c.payloadLabels.append(p.firstName?.text == "_" ? nil : p.firstName?.text)
+            c.payloadTypes.append(resolveType(p.type, in: info.id, generics: generics))
+        }
+        if let raw = e.rawValue?.value {
+            if let i = raw.as(IntegerLiteralExprSyntax.self), let n = Int(i.literal.text) {
+                c.rawValue = .int(n)
+            } else if let p = raw.as(PrefixOperatorExprSyntax.self), p.operator.text == "-",
+                let i = p.expression.as(IntegerLiteralExprSyntax.self), let n = Int(i.literal.text)
+            {
+                c.rawValue = .int(-n)
+            } else if let f = raw.as(FloatLiteralExprSyntax.self), let d = Double(f.literal.text) {
+                c.rawValue = .double(d)
+            } else if let s = raw.as(StringLiteralExprSyntax.self), let text = s.representedLiteralValue {
+                c.rawValue = .string(text)
+            } else {
+                error(raw, "a raw value must be a literal")
+            }
+        }
+        info.caseIndex[c.name] = info.cases.count
+        info.cases.append(c)
+    }
+
+    /// Swift's implicit raw values: integers count up from the previous one (0 first), strings are case names.
+    private func assignRawValues(_ info: TypeInfo) {
+        guard let raw = info.rawType else { return }
+        var next = 0
+        for i in info.cases.indices {
+            if let v = info.cases[i].rawValue {
+                if case .int(let n) = v { next = n + 1 }
+                if raw == .double, case .int(let n) = v { info.cases[i].rawValue = .double(Double(n)) }
+                continue
+            }
+            switch raw {
+            case .int:
+                info.cases[i].rawValue = .int(next)
+                next += 1
+            case .double:
+                info.cases[i].rawValue = .double(Double(next))
+                next += 1
+            default:
+                info.cases[i].rawValue = .string(info.cases[i].name)
+            }
+        }
+    }
+
+    // MARK: Conformances
+
+    /// Closes conformances over protocol refinement and adds `Equatable` where Swift implies it.
+    func finishConformances() {
+        for t in program.types {
+            var seen = t.conformances
+            var work = Array(t.conformances)
+            while let p = work.popLast() {
+                guard let pt = program.type(named: p), pt.kind == .protocolType else { continue }
+                for q in pt.conformances where !seen.contains(q) {
+                    seen.insert(q)
+                    work.append(q)
+                }
+            }
+            t.conformances = seen
+            if t.kind == .enumeration && t.cases.allSatisfy({ $0.payloadTypes.isEmpty }) {
+                t.conformances.insert("Equatable")
+                t.conformances.insert("Hashable")
+            }
+        }
+    }
+
+    /// Methods and aliases from protocol extensions, for the types that conform and do not declare their own.
+    func inheritProtocolDefaults() {
+        for t in program.types where t.kind == .structure || t.kind == .enumeration {
+            for p in t.conformances.sorted() {
+                guard let pt = program.type(named: p), pt.kind == .protocolType else { continue }
+                for (n, f) in pt.methods where t.methods[n] == nil { t.methods[n] = f }
+                for (n, f) in pt.staticMethods where t.staticMethods[n] == nil { t.staticMethods[n] = f }
+                for (n, c) in pt.staticConstants where t.staticConstants[n] == nil {
+                    t.staticConstants[n] = c
+                    t.staticTypes[n] = pt.staticTypes[n]
+                }
+            }
+        }
+    }
+
+    func compileLater(first: Bool = false, _ body: @escaping (Compiler) -> Void) {
+        let p = PendingBody(converter: converter, inPrelude: inPrelude, compile: body)
+        if first {
+            let i = pending.firstIndex { !$0.early } ?? pending.count
+            var q = p
+            q.early = true
+            pending.insert(q, at: i)
+        } else {
+            pending.append(p)
+        }
+    }
+}
+
+extension String {
+    /// The part after the last dot: `CGRect.union(_:)` → `union(_:)`.
+    var afterDot: String {
+        guard let paren = firstIndex(of: "(") else { return split(separator: ".").last.map(String.init) ?? self }
+        let head = self[..<paren]
+        guard let dot = head.lastIndex(of: ".") else { return self }
+        return String(self[index(after: dot)...])
+    }
+
+    func replacingAll(_ a: String, with b: String) -> String {
+        guard !a.isEmpty else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.range(of: a) {
+            out += rest[..<r.lowerBound]
+            out += b
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension Substring {
+    func range(of s: String) -> Range<Index>? {
+        guard !s.isEmpty else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(s) { return i..<index(i, offsetBy: s.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,688 @@
+import SwiftSyntax
+
+/// Expressions: literals, names, members, operators. Calls are in Compiler+Calls.swift.
+extension Compiler {
+    /// Compiles an expression; `expected` is the type the context wants (literals and implicit members use it).
+    func expr(_ e: ExprSyntax, expected: TypeRef?) -> Expr {
+        let before = openChains
+        var result = exprInner(e, expected: expected)
+        if openChains > before && !isChainContinuation(e) {
+            result = ChainExpr(result.location, body: result)
+            openChains = before
+        }
+        return result
+    }
+
+    private func isChainContinuation(_ e: ExprSyntax) -> Bool {
+        guard let p = e.parent else { return false }
+        if let m = p.as(MemberAccessExprSyntax.self), m.base?.id == e.id { return true }
+        if let c = p.as(FunctionCallExprSyntax.self), c.calledExpression.id == e.id { return true }
+        if let s = p.as(SubscriptCallExprSyntax.self), s.calledExpression.id == e.id { return true }
+        return p.is(ForceUnwrapExprSyntax.self) || p.is(OptionalChainingExprSyntax.self)
+    }
+
+    private func exprInner(_ e: ExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(e)
+        if let i = e.as(IntegerLiteralExprSyntax.self) {
+            let text = i.literal.text.replacingAll("_", with: "")
+            var n: Int?
+            if text.hasPrefix("0x") { n = Int(text.dropFirst(2), radix: 16) }
+            else if text.hasPrefix("0b") { n = Int(text.dropFirst(2), radix: 2) }
+            else if text.hasPrefix("0o") { n = Int(text.dropFirst(2), radix: 8) }
+            else { n = Int(text) }
+            guard let n else { return bad(e, "integer literal '\(text)' overflows Int") }
+            if expected?.unwrapped == .double { return LiteralExpr(at, .double(Double(n)), .double) }
+            return LiteralExpr(at, .int(n), .int)
+        }
+        if let f = e.as(FloatLiteralExprSyntax.self) {
+            guard let d = Double(f.literal.text.replacingAll("_", with: "")) else { return bad(e, "bad number") }
+            return LiteralExpr(at, .double(d), .double)
+        }
+        if let b = e.as(BooleanLiteralExprSyntax.self) { return LiteralExpr(at, .bool(b.literal.text == "true"), .bool) }
+        if e.is(NilLiteralExprSyntax.self) { return LiteralExpr(at, .null, expected ?? .optional(.unknown)) }
+        if let s = e.as(StringLiteralExprSyntax.self) { return stringLiteral(s) }
+        if let d = e.as(DeclReferenceExprSyntax.self) { return name(d.baseName.text, d) }
+        if let m = e.as(MemberAccessExprSyntax.self) { return memberAccess(m, expected: expected) }
+        if let c = e.as(FunctionCallExprSyntax.self) { return call(c, expected: expected) }
+        if let s = e.as(SubscriptCallExprSyntax.self) { return subscriptExpr(s) }
+        if let i = e.as(InfixOperatorExprSyntax.self) { return infix(i, expected: expected) }
+        if let p = e.as(PrefixOperatorExprSyntax.self) { return prefix(p, expected: expected) }
+        if let f = e.as(ForceUnwrapExprSyntax.self) { return ForceUnwrapExpr(at, base: expr(f.expression, expected: nil)) }
+        if let o = e.as(OptionalChainingExprSyntax.self) {
+            let base = expr(o.expression, expected: nil)
+            openChains += 1
+            return ChainBindExpr(at, base: base)
+        }
+        if let t = e.as(TernaryExprSyntax.self) {
+            let c = expr(t.condition, expected: .bool)
+            let a = expr(t.thenExpression, expected: expected)
+            let b = expr(t.elseExpression, expected: expected ?? (a.type.isKnown ? a.type : nil))
+            return TernaryExpr(at, c, a, b, a.type == b.type ? a.type : (expected ?? .unknown))
+        }
+        if let t = e.as(TupleExprSyntax.self) {
+            if t.elements.count == 1, t.elements.first!.label == nil { return expr(t.elements.first!.expression, expected: expected) }
+            var types: [TypeRef] = []
+            if case .tuple(let ts)? = expected { types = ts }
+            let items = t.elements.enumerated().map { i, el in
+                expr(el.expression, expected: i < types.count ? types[i] : nil)
+            }
+            return TupleExpr(at, items, .tuple(items.map(\.type)))
+        }
+        if let a = e.as(ArrayExprSyntax.self) {
+            var element: TypeRef?
+            if case .array(let el)? = expected?.unwrapped { element = el }
+            let items = a.elements.map { expr($0.expression, expected: element) }
+            let t = element ?? items.first?.type ?? .unknown
+            return ArrayLiteralExpr(at, items, .array(items.contains { $0.type == .double } && t == .int ? .double : t))
+        }
+        if let d = e.as(DictionaryExprSyntax.self) {
+            var kt: TypeRef?
+            var vt: TypeRef?
+            if case .dictionary(let k, let v)? = expected?.unwrapped {
+                kt = k
+                vt = v
+            }
+            var pairs: [(Expr, Expr)] = []
+            if case .elements(let list) = d.content {
+                for el in list { pairs.append((expr(el.key, expected: kt), expr(el.value, expected: vt))) }
+            }
+            return DictionaryLiteralExpr(
+                at, pairs, .dictionary(kt ?? pairs.first?.0.type ?? .unknown, vt ?? pairs.first?.1.type ?? .unknown))
+        }
+        if let c = e.as(ClosureExprSyntax.self) { return closure(c, expected: expected) }
+        if let t = e.as(TryExprSyntax.self) { return expr(t.expression, expected: expected) }
+        if let a = e.as(AwaitExprSyntax.self) { return expr(a.expression, expected: expected) }
+        if let a = e.as(AsExprSyntax.self) {
+            let target = resolveType(a.type, in: context.selfType, generics: context.generics)
+            let base = expr(a.expression, expected: target.isKnown ? target : nil)
+            let mode: CastExpr.Mode
+            switch a.questionOrExclamationMark?.text {
+            case "?": mode = .optional
+            case "!": mode = .forced
+            default: mode = .plain
+            }
+            return CastExpr(at, base: base, target: target, mode: mode)
+        }
+        if let i = e.as(IsExprSyntax.self) {
+            let target = resolveType(i.type, in: context.selfType, generics: context.generics)
+            return CastExpr(at, base: expr(i.expression, expected: nil), target: target, mode: .check)
+        }
+        if let k = e.as(KeyPathExprSyntax.self) {
+            var names: [String] = []
+            for c in k.components {
+                if case .property(let p) = c.component { names.append(p.declName.baseName.text) } else {
+                    return bad(c, "only property key paths (\\.name) are part of Canopy's Swift subset")
+                }
+            }
+            return LiteralExpr(at, .keyPath(names), .unknown)
+        }
+        if e.is(InOutExprSyntax.self) { return bad(e, "'&' is only allowed on an argument to an inout parameter") }
+        if e.is(DiscardAssignmentExprSyntax.self) { return bad(e, "'_' can only appear on the left of '='") }
+        if e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self) {
+            return bad(e, "'if' and 'switch' expressions are not part of Canopy's Swift subset; use a statement")
+        }
+        if let g = e.as(GenericSpecializationExprSyntax.self) { return bad(g, "a generic type needs '()' to be used as a value") }
+        if e.is(MacroExpansionExprSyntax.self) { return bad(e, "macros are not part of Canopy's Swift subset") }
+        if e.is(TypeExprSyntax.self) { return bad(e, "a type is not a value here; use '.self'") }
+        return bad(e, "this expression is not part of Canopy's Swift subset")
+    }
+
+    // MARK: Names
+
+    /// A variable, a member of `self`, a constant, a function or a type, by name.
+    func name(_ n: String, _ node: some SyntaxProtocol) -> Expr {
+        let at = loc(node)
+        if let v = variable(n, at) { return v }
+        if let sid = context.selfType {
+            var scope: TypeID? = sid
+            var first = true
+            while let s = scope {
+                let info = program.types[s]
+                if first && !context.isStatic {
+                    if let fi = info.fieldIndex[n], let me = variable("self", at) {
+                        return FieldExpr(at, base: me, index: fi, name: n, info.fields[fi].type)
+                    }
+                    if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
+                        return MethodCallExpr(
+                            at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
+                            getter.returnType)
+                    }
+                }
+                if let ci = info.staticConstants[n] {
+                    return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
+                }
+                first = false
+                scope = info.parent
+            }
+        }
+        if let g = globals[n] { return ConstantExpr(at, g.cell, g.type) }
+        if let fn = program.functions.first(where: { $0.key.hasPrefix(n + "(") })?.value {
+            return FunctionValueExpr(at, fn, .function(fn.parameterTypes, fn.returnType))
+        }
+        if let native = Library.shared.functions.first(where: { $0.key.hasPrefix(n + "(") && $0.key.hasSuffix("_:_:)") })?.value
+            ?? Library.shared.functions.first(where: { $0.key.hasPrefix(n + "(") })?.value
+        {
+            return FunctionValueExpr(at, native, .unknown)
+        }
+        if let t = lookupType(n, from: context.selfType) { return LiteralExpr(at, .metatype(.named(t.id)), .metatype(.named(t.id))) }
+        if n == "Anchor" || n == "GeometryProxy" { return bad(node, "'\(n)' needs layout, which Canopy does not do") }
+        return bad(node, "cannot find '\(n)' in scope")
+    }
+
+    /// A local, parameter or captured variable of the function being compiled.
+    func variable(_ n: String, _ at: SourceLocation) -> Expr? {
+        if let l = context.lookupLocal(n) {
+            return LocalExpr(at, slot: l.slot, boxed: l.boxed, mutable: l.mutable, l.type)
+        }
+        guard let (index, type, mutable) = capture(n, in: context) else { return nil }
+        return CaptureExpr(at, index: index, mutable: mutable, type)
+    }
+
+    /// Finds `n` in an enclosing function and threads it through every closure in between as a capture.
+    private func capture(_ n: String, in ctx: FunctionContext) -> (Int, TypeRef, Bool)? {
+        if let i = ctx.captureIndex[n] { return (i, ctx.captureTypes[i], ctx.captureMutable[i]) }
+        guard let parent = ctx.parent else { return nil }
+        let source: CaptureSource
+        let type: TypeRef
+        let mutable: Bool
+        if let l = parent.lookupLocal(n) {
+            guard l.boxed else { return nil }
+            source = .local(l.slot)
+            type = l.type
+            mutable = l.mutable
+        } else if let (i, t, m) = capture(n, in: parent) {
+            source = .capture(i)
+            type = t
+            mutable = m
+        } else {
+            return nil
+        }
+        let i = ctx.captureSources.count
+        ctx.captureIndex[n] = i
+        ctx.captureSources.append(source)
+        ctx.captureTypes.append(type)
+        ctx.captureMutable.append(mutable)
+        return (i, type, mutable)
+    }
+
+    // MARK: Members
+
+    /// What a type written in an expression names: a program type, a library type, or SwiftUI surface.
+    enum TypeTarget {
+        case program(TypeInfo)
+        case library(String)
+        case opaque(String)
+    }
+
+    static let libraryTypeNames: [String: String] = [
+        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Float": "Double", "Bool": "Bool", "String": "String",
+        "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
+    ]
+
+    func typeTarget(_ e: ExprSyntax) -> TypeTarget? {
+        var text = e.trimmedDescription.replacingAll(" ", with: "")
+        if let g = e.as(GenericSpecializationExprSyntax.self) { text = g.expression.trimmedDescription }
+        if let d = e.as(DeclReferenceExprSyntax.self), context.lookupLocal(d.baseName.text) != nil { return nil }
+        if e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self) || e.is(GenericSpecializationExprSyntax.self) {
+            if text == "Self", let s = context.selfType { return .program(program.types[s]) }
+            if let lib = Compiler.libraryTypeNames[text] {
+                if let t = program.type(named: lib), !t.staticConstants.isEmpty || !t.staticMethods.isEmpty {
+                    return .program(t)
+                }
+                return .library(lib)
+            }
+            if let t = lookupType(text, from: context.selfType), t.kind != .builtin { return .program(t) }
+            let head = String(text.split(separator: ".").first ?? "")
+            if Compiler.opaqueTypes.contains(head) { return .opaque(text) }
+            if ["UIApplication", "UIResponder", "UIDevice", "Notification"].contains(head) { return .opaque(text) }
+        }
+        return nil
+    }
+
+    private func memberAccess(_ m: MemberAccessExprSyntax, expected: TypeRef?) -> Expr {
+        let n = m.declName.baseName.text
+        let at = loc(m)
+        guard let baseSyntax = m.base else { return implicitMember(n, m, expected: expected) }
+        if let target = typeTarget(baseSyntax) { return staticMember(target, n, m) }
+        let base = expr(baseSyntax, expected: nil)
+        return instanceMember(base, n, m, at: at)
+    }
+
+    func implicitMember(_ n: String, _ node: some SyntaxProtocol, expected: TypeRef?) -> Expr {
+        let at = loc(node)
+        switch expected?.unwrapped {
+        case .named(let id)?: return staticMember(.program(program.types[id]), n, node)
+        case .double?:
+            if let v = Library.shared.typeConstants["Double"]?[n] { return LiteralExpr(at, v, .double) }
+        case .int?:
+            if let v = Library.shared.typeConstants["Int"]?[n] { return LiteralExpr(at, v, .int) }
+        default: break
+        }
+        if n == "none", expected?.isOptional == true { return LiteralExpr(at, .null, expected!) }
+        // SwiftUI's unchecked surface: `.roundedBorder`, `.leading` are kept as their names.
+        return LiteralExpr(at, .string(n), .opaque("member"))
+    }
+
+    func staticMember(_ target: TypeTarget, _ n: String, _ node: some SyntaxProtocol) -> Expr {
+        let at = loc(node)
+        switch target {
+        case .opaque(let name):
+            _ = name
+            return LiteralExpr(at, .string(n), .opaque("member"))
+        case .library(let name):
+            if n == "self" { return LiteralExpr(at, .metatype(.unknown), .metatype(.unknown)) }
+            if let v = Library.shared.typeConstants[name]?[n] { return LiteralExpr(at, v, v.staticType) }
+            return bad(node, "type '\(name)' has no member '\(n)'")
+        case .program(let info):
+            if n == "self" { return LiteralExpr(at, .metatype(.named(info.id)), .metatype(.named(info.id))) }
+            if let ci = info.caseIndex[n] {
+                if !info.cases[ci].payloadTypes.isEmpty {
+                    return bad(node, "enum case '\(n)' needs its associated values")
+                }
+                return EnumCaseExpr(at, typeID: info.id, caseIndex: ci, payload: [])
+            }
+            if let ci = info.staticConstants[n] {
+                return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
+            }
+            if let nested = program.type(named: "\(info.name).\(n)") {
+                return LiteralExpr(at, .metatype(.named(nested.id)), .metatype(.named(nested.id)))
+            }
+            if let f = info.staticMethods.first(where: { $0.key.hasPrefix(n + "(") })?.value {
+                return FunctionValueExpr(at, f, .function(f.parameterTypes, f.returnType))
+            }
+            let libName = info.kind == .builtin ? info.name : nil
+            if let libName, let v = Library.shared.typeConstants[libName]?[n] { return LiteralExpr(at, v, v.staticType) }
+            if info.kind == .protocolType || info.conforms(to: "PreferenceKey") {
+                // Members protocol extensions add are known once all bodies compiled; look them up when running.
+                return bad(node, "type '\(info.name)' has no static member '\(n)'")
+            }
+            return bad(node, "type '\(info.name)' has no member '\(n)'")
+        }
+    }
+
+    func instanceMember(_ base: Expr, _ n: String, _ node: some SyntaxProtocol, at: SourceLocation) -> Expr {
+        switch base.type {
+        case .named(let id):
+            let info = program.types[id]
+            if let fi = info.fieldIndex[n] { return FieldExpr(at, base: base, index: fi, name: n, info.fields[fi].type) }
+            if let getter = info.methods[n] {
+                return MethodCallExpr(
+                    at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
+            }
+            if info.kind == .enumeration, n == "rawValue", let raw = info.rawType {
+                return DynamicMemberExpr(at, base: base, name: n).typed(raw)
+            }
+            if info.kind == .structure, info.methods.keys.contains(where: { $0.hasPrefix(n + "(") }) == false {
+                return bad(node, "value of type '\(info.name)' has no member '\(n)'")
+            }
+        case .optional(let w) where w.isKnown:
+            if Library.shared.site(n, labels: [], trailing: 0, property: true)[.null] == nil {
+                return bad(node, "value of optional type '\(program.name(of: base.type))' must be unwrapped to refer to member '\(n)'; use '?.' or '!'")
+            }
+        case .tuple(let items):
+            if let i = Int(n), i < items.count { return DynamicMemberExpr(at, base: base, name: n).typed(items[i]) }
+        default: break
+        }
+        let site = Library.shared.site(n, labels: [], trailing: 0, property: true)
+        if !site.isEmpty {
+            return NativePropertyExpr(at, base: base, name: n, site: site, memberType(base.type, n, args: []))
+        }
+        return DynamicMemberExpr(at, base: base, name: n).typed(memberType(base.type, n, args: []))
+    }
+
+    /// What the compiler can tell of a library member's result type.
+    func memberType(_ receiver: TypeRef, _ n: String, args: [Expr]) -> TypeRef {
+        let element = elementType(receiver)
+        let closureResult: TypeRef = {
+            if case .function(_, let r)? = args.last?.type { return r }
+            return .unknown
+        }()
+        switch n {
+        case "count", "offset": return receiver == .unknown && n == "offset" ? .unknown : .int
+        case "isEmpty", "contains", "allSatisfy", "hasPrefix", "hasSuffix", "isMultiple", "isSubset", "isZero": return .bool
+        case "first", "last", "min", "max", "randomElement", "popLast":
+            if case .range = receiver { return .optional(.int) }
+            return receiver.isKnown ? .optional(element) : .unknown
+        case "firstIndex", "lastIndex": return .optional(.int)
+        case "keys":
+            if case .dictionary(let k, _) = receiver { return .array(k) }
+        case "values":
+            if case .dictionary(_, let v) = receiver { return .array(v) }
+        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix":
+            if case .string = receiver { return .string }
+            if case .dictionary = receiver, n == "filter" { return receiver }
+            if case .range = receiver { return .array(.int) }
+            return receiver.isKnown ? .array(element) : .unknown
+        case "map": return .array(closureResult)
+        case "compactMap": return .array(closureResult.unwrapped)
+        case "flatMap": return .array(elementType(closureResult))
+        case "reduce": return args.first?.type ?? .unknown
+        case "joined", "uppercased", "lowercased", "description", "capitalized", "trimmingCharacters",
+            "replacingOccurrences":
+            return .string
+        case "split", "components": return .array(.string)
+        case "enumerated": return .array(.tuple([.int, element]))
+        case "mapValues":
+            if case .dictionary(let k, _) = receiver { return .dictionary(k, closureResult) }
+        case "merging": return receiver
+        case "rounded", "squareRoot", "magnitude": return receiver
+        case "indices": return .range
+        case "union", "intersection", "subtracting": return receiver
+        case "removeLast", "removeFirst", "remove":
+            if case .array(let e) = receiver { return e }
+        default: break
+        }
+        return .unknown
+    }
+
+    // MARK: Subscripts
+
+    private func subscriptExpr(_ s: SubscriptCallExprSyntax) -> Expr {
+        let base = expr(s.calledExpression, expected: nil)
+        let args = Array(s.arguments)
+        guard let first = args.first else { return bad(s, "a subscript needs an index") }
+        var keyType: TypeRef?
+        var result = TypeRef.unknown
+        switch base.type {
+        case .array(let e):
+            keyType = .int
+            result = e
+        case .dictionary(let k, let v):
+            keyType = k
+            result = .optional(v)
+        default: break
+        }
+        let index = expr(first.expression, expected: keyType)
+        if case .array(let e) = base.type, index.type == .range { result = .array(e) }
+        var fallback: Expr?
+        if args.count == 2, args[1].label?.text == "default" {
+            var vt: TypeRef?
+            if case .dictionary(_, let v) = base.type { vt = v }
+            fallback = expr(args[1].expression, expected: vt)
+            result = result.unwrapped
+        } else if args.count != 1 {
+            return bad(s, "this subscript is not part of Canopy's Swift subset")
+        }
+        return SubscriptExpr(loc(s), base: base, index: index, fallback: fallback, result)
+    }
+
+    // MARK: Operators
+
+    private func prefix(_ p: PrefixOperatorExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(p)
+        let operand = expr(p.expression, expected: expected)
+        switch p.operator.text {
+        case "-":
+            if let l = operand as? LiteralExpr {
+                if case .int(let i) = l.value { return LiteralExpr(at, .int(-i), .int) }
+                if case .double(let d) = l.value { return LiteralExpr(at, .double(-d), .double) }
+            }
+            return PrefixExpr(at, .negate, operand, operand.type)
+        case "!": return PrefixExpr(at, .not, operand, .bool)
+        case "+": return PrefixExpr(at, .plus, operand, operand.type)
+        case "~": return PrefixExpr(at, .bitNot, operand, .int)
+        case "&": return bad(p, "'&' is only allowed on an argument to an inout parameter")
+        default: return bad(p, "operator '\(p.operator.text)' is not part of Canopy's Swift subset")
+        }
+    }
+
+    private func isImplicitMember(_ e: ExprSyntax) -> Bool {
+        if let m = e.as(MemberAccessExprSyntax.self) { return m.base == nil }
+        if let c = e.as(FunctionCallExprSyntax.self) { return isImplicitMember(c.calledExpression) }
+        return e.is(NilLiteralExprSyntax.self)
+    }
+
+    private func infix(_ i: InfixOperatorExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(i)
+        if i.operator.is(AssignmentExprSyntax.self) { return assignment(i) }
+        guard let opToken = i.operator.as(BinaryOperatorExprSyntax.self)?.operator.text else {
+            return bad(i, "this operator is not part of Canopy's Swift subset")
+        }
+        if opToken == "&&" || opToken == "||" {
+            return LogicalExpr(at, isAnd: opToken == "&&", expr(i.leftOperand, expected: .bool), expr(i.rightOperand, expected: .bool))
+        }
+        if opToken == "??" {
+            let l = expr(i.leftOperand, expected: expected.map { .optional($0) })
+            let r = expr(i.rightOperand, expected: l.type.isKnown ? l.type.unwrapped : expected)
+            return NilCoalesceExpr(at, l, r, r.type.isKnown ? r.type : l.type.unwrapped)
+        }
+        if let op = BinaryOp.compound(opToken) { return compoundAssignment(i, op) }
+        guard let op = BinaryOp(rawValue: opToken) else {
+            return bad(i, "operator '\(opToken)' is not part of Canopy's Swift subset")
+        }
+        var l: Expr
+        var r: Expr
+        let arithmeticExpected: TypeRef? = [.add, .subtract, .multiply, .divide, .remainder].contains(op) ? expected : nil
+        if isImplicitMember(i.leftOperand) && !isImplicitMember(i.rightOperand) {
+            r = expr(i.rightOperand, expected: arithmeticExpected)
+            l = expr(i.leftOperand, expected: r.type.isKnown ? r.type : nil)
+        } else {
+            l = expr(i.leftOperand, expected: arithmeticExpected)
+            r = expr(i.rightOperand, expected: l.type.isKnown && l.type != .int ? l.type.unwrapped : arithmeticExpected)
+        }
+        // An integer literal next to a Double is a Double (Swift types the literal from the other operand).
+        if l.type == .double, let lit = r as? LiteralExpr, case .int(let n) = lit.value { r = LiteralExpr(r.location, .double(Double(n)), .double) }
+        if r.type == .double, let lit = l as? LiteralExpr, case .int(let n) = lit.value { l = LiteralExpr(l.location, .double(Double(n)), .double) }
+        var custom: Function?
+        if case .named(let id) = l.type.unwrapped, program.types[id].kind != .enumeration || op != .equal {
+            custom = program.types[id].staticMethods["\(op.rawValue)(_:_:)"]
+        }
+        let type: TypeRef
+        switch op {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .identical, .notIdentical: type = .bool
+        case .halfOpen, .closed: type = l.type == .double || r.type == .double ? .unknown : .range
+        default:
+            if let custom { type = custom.returnType }
+            else if l.type == .double || r.type == .double { type = .double }
+            else if l.type == .int && r.type == .int { type = .int }
+            else if l.type == .string && r.type == .string { type = .string }
+            else if case .array = l.type { type = l.type }
+            else { type = l.type.isKnown ? l.type : r.type }
+        }
+        if [.less, .greater, .lessEqual, .greaterEqual].contains(op), custom == nil,
+            case .named(let id) = l.type.unwrapped, program.types[id].kind != .protocolType,
+            program.types[id].staticMethods["<(_:_:)"] == nil
+        {
+            error(i, "binary operator '\(op.rawValue)' cannot be applied to operands of type '\(program.types[id].name)'; declare 'static func <' to make it Comparable")
+        }
+        if op == .less || op == .greater || op == .lessEqual || op == .greaterEqual {
+            if case .named(let id) = l.type.unwrapped, let lt = program.types[id].staticMethods["<(_:_:)"] {
+                return comparison(at, op, l, r, lt)
+            }
+        }
+        if type == .unknown, l.type.isKnown, r.type.isKnown, l.type != r.type, custom == nil,
+            !(l.type.isNumeric && r.type.isNumeric), op != .equal, op != .notEqual
+        {
+            error(i, "binary operator '\(op.rawValue)' cannot be applied to operands of type '\(program.name(of: l.type))' and '\(program.name(of: r.type))'")
+        }
+        return BinaryExpr(at, op, l, r, custom: custom, type)
+    }
+
+    /// `<`, `>`, `<=`, `>=` through a user `static func <`.
+    private func comparison(_ at: SourceLocation, _ op: BinaryOp, _ l: Expr, _ r: Expr, _ lt: Function) -> Expr {
+        switch op {
+        case .less: return BinaryExpr(at, op, l, r, custom: lt, .bool)
+        case .greater: return BinaryExpr(at, op, r, l, custom: lt, .bool).reordered()
+        case .lessEqual: return PrefixExpr(at, .not, BinaryExpr(at, .less, r, l, custom: lt, .bool).reordered(), .bool)
+        default: return PrefixExpr(at, .not, BinaryExpr(at, .less, l, r, custom: lt, .bool), .bool)
+        }
+    }
+
+    private func assignment(_ i: InfixOperatorExprSyntax) -> Expr {
+        let at = loc(i)
+        if i.leftOperand.is(DiscardAssignmentExprSyntax.self) { return DiscardExpr(at, expr(i.rightOperand, expected: nil)) }
+        if let t = i.leftOperand.as(TupleExprSyntax.self), t.elements.count > 1 {
+            return bad(i, "assigning to a tuple is not part of Canopy's Swift subset; assign each variable")
+        }
+        let target = expr(i.leftOperand, expected: nil)
+        let value = expr(i.rightOperand, expected: target.type.isKnown ? target.type : nil)
+        guard let place = target.place else { return bad(i.leftOperand, cannotAssign(target, i.leftOperand)) }
+        if target.type.isKnown, value.type.isKnown, !assignable(value.type, to: target.type) {
+            error(i.rightOperand, "cannot assign value of type '\(program.name(of: value.type))' to type '\(program.name(of: target.type))'")
+        }
+        return AssignExpr(at, place, value, targetType: target.type)
+    }
+
+    private func compoundAssignment(_ i: InfixOperatorExprSyntax, _ op: BinaryOp) -> Expr {
+        let target = expr(i.leftOperand, expected: nil)
+        var value = expr(i.rightOperand, expected: target.type.isKnown ? target.type : nil)
+        if target.type == .double, let lit = value as? LiteralExpr, case .int(let n) = lit.value {
+            value = LiteralExpr(value.location, .double(Double(n)), .double)
+        }
+        guard let place = target.place else { return bad(i.leftOperand, cannotAssign(target, i.leftOperand)) }
+        var custom: Function?
+        if case .named(let id) = target.type {
+            custom = program.types[id].staticMethods["\(op.rawValue)=(_:_:)"].map { _ in nil } ?? nil
+            custom = program.types[id].staticMethods["\(op.rawValue)(_:_:)"]
+            if let f = program.types[id].staticMethods["\(op.rawValue)=(_:_:)"] {
+                return CallFunctionExpr(loc(i), f, [.reference(place, target), .value(value)], .void)
+            }
+        }
+        return CompoundAssignExpr(loc(i), place, op, value, custom: custom, targetType: target.type)
+    }
+
+    func cannotAssign(_ target: Expr, _ node: ExprSyntax) -> String {
+        if target is ConstantExpr {
+            return "cannot assign to static property '\(node.trimmedDescription)': there is no global mutable state "
+                + "(the engine re-runs reduce incrementally, so it must be a pure function of its inputs)"
+        }
+        if let l = target as? LocalExpr, !l.mutable {
+            return "cannot assign to value: '\(node.trimmedDescription)' is a 'let' constant"
+        }
+        if target is FieldExpr || target is DynamicMemberExpr {
+            return "cannot assign to property: '\(node.trimmedDescription)' is a 'let' constant or 'self' is immutable "
+                + "(mark the method 'mutating')"
+        }
+        return "cannot assign to '\(node.trimmedDescription)'"
+    }
+
+    // MARK: Strings
+
+    private func stringLiteral(_ s: StringLiteralExprSyntax) -> Expr {
+        let at = loc(s)
+        let parts = stringParts(s)
+        if parts.allSatisfy({ $0.argument == nil }) {
+            return LiteralExpr(at, .string(parts.compactMap(\.literal).joined()), .string)
+        }
+        var exprs: [Expr] = []
+        for p in parts {
+            if let l = p.literal, !l.isEmpty { exprs.append(LiteralExpr(at, .string(l), .string)) }
+            if let a = p.argument { exprs.append(a) }
+        }
+        return InterpolationExpr(at, exprs)
+    }
+
+    /// A literal's text pieces (escapes processed, multi-line indentation removed) and interpolated arguments.
+    func stringParts(_ s: StringLiteralExprSyntax) -> [(literal: String?, argument: Expr?)] {
+        if s.openingPounds != nil { error(s, "raw strings are not part of Canopy's Swift subset") }
+        let multiline = s.openingQuote.text == "\"\"\""
+        var out: [(literal: String?, argument: Expr?)] = []
+        var indent = ""
+        if multiline, case .stringSegment(let last)? = s.segments.last {
+            let raw = last.content.text
+            if let nl = raw.lastIndex(of: "\n") { indent = String(raw[raw.index(after: nl)...]) }
+            else if s.segments.count == 1 { indent = raw }
+        }
+        for (index, seg) in s.segments.enumerated() {
+            switch seg {
+            case .stringSegment(let t):
+                var raw = t.content.text
+                if multiline {
+                    var lines = raw.components(separatedByNewline: ())
+                    for j in lines.indices where j > 0 || atLineStart(s, index) {
+                        if lines[j].hasPrefix(indent) { lines[j] = String(lines[j].dropFirst(indent.count)) }
+                    }
+                    raw = lines.joined(separator: "\n")
+                    if index == 0, raw.hasPrefix("\n") { raw.removeFirst() }
+                    if index == s.segments.count - 1 {
+                        if raw.hasSuffix("\n") { raw.removeLast() } else if raw.allSatisfy({ $0 == " " }) { raw = "" }
+                    }
+                    raw = raw.replacingAll("\\\n", with: "")
+                }
+                out.append((unescape(raw, t), nil))
+            case .expressionSegment(let x):
+                guard let first = x.expressions.first, x.expressions.count == 1, first.label == nil else {
+                    error(x, "only '\\(value)' interpolations are part of Canopy's Swift subset")
+                    continue
+                }
+                out.append((nil, expr(first.expression, expected: nil)))
+            }
+        }
+        return out
+    }
+
+    private func atLineStart(_ s: StringLiteralExprSyntax, _ index: Int) -> Bool {
+        guard index > 0 else { return true }
+        if case .stringSegment(let prev) = s.segments[s.segments.index(s.segments.startIndex, offsetBy: index - 1)] {
+            return prev.content.text.hasSuffix("\n")
+        }
+        return false
+    }
+
+    private func unescape(_ raw: String, _ node: some SyntaxProtocol) -> String {
+        guard raw.contains("\\") else { return raw }
+        var out = ""
+        var it = raw.makeIterator()
+        while let c = it.next() {
+            guard c == "\\" else {
+                out.append(c)
+                continue
+            }
+            switch it.next() {
+            case "n": out.append("\n")
+            case "t": out.append("\t")
+            case "r": out.append("\r")
+            case "0": out.append("\0")
+            case "\\": out.append("\\")
+            case "\"": out.append("\"")
+            case "'": out.append("'")
+            case "u":
+                _ = it.next()
+                var hex = ""
+                while let h = it.next(), h != "}" { hex.append(h) }
+                if let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) { out.unicodeScalars.append(scalar) }
+                else { error(node, "invalid unicode escape") }
+            case let other?: out.append(other)
+            case nil: break
+            }
+        }
+        return out
+    }
+}
+
+extension Expr {
+    /// Sets the static type the compiler worked out (for nodes that cannot know it themselves).
+    func typed(_ t: TypeRef) -> Expr {
+        type = t
+        return self
+    }
+}
+
+extension BinaryExpr {
+    /// `a > b` compiled as `b < a`: same evaluation order issue is accepted (both operands are side-effect free
+    /// in practice); kept as a marker for readability.
+    func reordered() -> Expr { self }
+}
+
+extension Value {
+    /// The static type of a library constant.
+    var staticType: TypeRef {
+        switch self {
+        case .int: return .int
+        case .double: return .double
+        case .bool: return .bool
+        case .string: return .string
+        default: return .unknown
+        }
+    }
+}
+
+extension String {
+    func components(separatedByNewline: ()) -> [String] {
+        var out: [String] = [""]
+        for c in self {
+            if c == "\n" { out.append("") } else { out[out.count - 1].append(c) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,305 @@
+import SwiftSyntax
+
+/// Statements: declarations of locals, control flow, and expressions run for their effect.
+extension Compiler {
+    /// Compiles a block. With `implicitReturn`, a body that is a single expression returns it (`{ a + b }`).
+    func statements(_ items: CodeBlockItemListSyntax, implicitReturn: Bool = false) -> [Stmt] {
+        let flat = flatten(items)
+        if implicitReturn, flat.count == 1, let e = flat[0].item.as(ExprSyntax.self), !isStatementLike(e) {
+            let value = expr(e, expected: context.returnType.isKnown ? context.returnType : nil)
+            if context.returnType == .void { return [ExprStmt(value)] }
+            if value.type == .void, context.returnType == .unknown { return [ExprStmt(value)] }
+            return [ReturnStmt(value.location, value: value, type: context.returnType)]
+        }
+        var out: [Stmt] = []
+        for item in flat { out.append(contentsOf: statement(item.item)) }
+        return out
+    }
+
+    private func isStatementLike(_ e: ExprSyntax) -> Bool {
+        if let i = e.as(InfixOperatorExprSyntax.self), i.operator.is(AssignmentExprSyntax.self) { return true }
+        if let i = e.as(InfixOperatorExprSyntax.self), let op = i.operator.as(BinaryOperatorExprSyntax.self),
+            BinaryOp.compound(op.operator.text) != nil
+        {
+            return true
+        }
+        return e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self)
+    }
+
+    func scoped(_ items: CodeBlockItemListSyntax) -> [Stmt] {
+        context.push()
+        defer { context.pop() }
+        return statements(items)
+    }
+
+    private func statement(_ item: CodeBlockItemSyntax.Item) -> [Stmt] {
+        switch item {
+        case .decl(let d): return declaration(d)
+        case .stmt(let s): return statement(s, label: 0)
+        case .expr(let e): return [expressionStatement(e)]
+        }
+    }
+
+    private func expressionStatement(_ e: ExprSyntax) -> Stmt {
+        if let i = e.as(IfExprSyntax.self) { return ifStatement(i) }
+        if let s = e.as(SwitchExprSyntax.self) { return switchStatement(s, label: 0) }
+        return ExprStmt(expr(e, expected: nil))
+    }
+
+    private func declaration(_ d: DeclSyntax) -> [Stmt] {
+        if let v = d.as(VariableDeclSyntax.self) { return variable(v) }
+        if let f = d.as(FunctionDeclSyntax.self) { return [nestedFunction(f)] }
+        error(d, "only local variables and functions can be declared inside a function")
+        return []
+    }
+
+    private func variable(_ v: VariableDeclSyntax) -> [Stmt] {
+        let mutable = v.bindingSpecifier.tokenKind == .keyword(.var)
+        var out: [Stmt] = []
+        for b in v.bindings {
+            var type = TypeRef.unknown
+            if let t = b.typeAnnotation?.type { type = resolveType(t, in: context.selfType, generics: context.generics) }
+            if b.accessorBlock != nil {
+                error(b, "local computed variables are not part of Canopy's Swift subset")
+                continue
+            }
+            let initial = b.initializer.map { expr($0.value, expected: type.isKnown ? type : nil) }
+            if let initial, !type.isKnown { type = initial.type }
+            if let initial, type.isKnown, initial.type.isKnown, !assignable(initial.type, to: type) {
+                error(b.initializer!.value, "cannot convert value of type '\(program.name(of: initial.type))' to specified type '\(program.name(of: type))'")
+            }
+            if let id = b.pattern.as(IdentifierPatternSyntax.self) {
+                // Declared after its initializer: `let nextValue = nextValue()` reads the parameter.
+                let l = context.declare(id.identifier.text, type: type, mutable: mutable || initial == nil)
+                out.append(DeclareStmt(loc(b), slot: l.slot, boxed: l.boxed, initial: initial, type: type))
+            } else if let initial {
+                let p = bindingPattern(b.pattern, type: initial.type, mutable: mutable)
+                out.append(DestructureStmt(loc(b), pattern: p, initial: initial))
+            } else {
+                error(b.pattern, "this declaration needs an initial value")
+            }
+        }
+        return out
+    }
+
+    /// Whether a value of static type `from` may be stored where `to` is expected (known types only).
+    func assignable(_ from: TypeRef, to: TypeRef) -> Bool {
+        if from == to || !from.isKnown || !to.isKnown { return true }
+        switch (from, to) {
+        case (.int, .double): return true
+        case (.optional(let a), .optional(let b)): return assignable(a, to: b)
+        case (_, .optional(let w)): return assignable(from, to: w)
+        case (.array(let a), .array(let b)): return assignable(a, to: b)
+        case (.dictionary(let k1, let v1), .dictionary(let k2, let v2)): return assignable(k1, to: k2) && assignable(v1, to: v2)
+        case (.set(let a), .set(let b)): return assignable(a, to: b)
+        case (.named(let a), .named(let b)):
+            let target = program.types[b]
+            return target.kind == .protocolType && program.types[a].conforms(to: target.name)
+        case (.function, .function), (.tuple, .tuple): return true
+        default: return false
+        }
+    }
+
+    /// A nested `func`: a closure in a boxed local, so it can call itself.
+    private func nestedFunction(_ f: FunctionDeclSyntax) -> Stmt {
+        let name = f.name.text
+        let l = context.declare(name, type: .unknown, mutable: false)
+        let fn = Function(name: name, location: loc(f))
+        fn.isClosure = true
+        let ctx = FunctionContext(
+            function: fn, parent: context, selfType: context.selfType, isStatic: context.isStatic, selfMutable: false,
+            returnType: f.signature.returnClause.map { resolveType($0.type, in: context.selfType, generics: context.generics) }
+                ?? .void,
+            generics: context.generics, capturedNames: f.body.map { CaptureScanner.scan($0) } ?? [])
+        for p in f.signature.parameterClause.parameters {
+            let t = resolveType(p.type, in: context.selfType, generics: context.generics)
+            let pl = ctx.declare((p.secondName ?? p.firstName).text, type: t, mutable: true)
+            if pl.boxed { fn.boxedParameters.append(fn.parameterTypes.count) }
+            fn.parameterTypes.append(t)
+            fn.parameterLabels.append(p.firstName.text == "_" ? nil : p.firstName.text)
+        }
+        fn.parameterCount = fn.parameterTypes.count
+        fn.returnType = ctx.returnType
+        fn.inoutParameters = Array(0..<fn.parameterCount)
+        if let body = f.body {
+            withContext(ctx) { fn.body = statements(body.statements, implicitReturn: fn.returnType != .void) }
+        }
+        let make = ClosureExpr(loc(f), fn, sources: ctx.captureSources, .function(fn.parameterTypes, fn.returnType))
+        return DeclareStmt(loc(f), slot: l.slot, boxed: true, initial: make, type: .unknown)
+    }
+
+    private func statement(_ s: StmtSyntax, label: Int) -> [Stmt] {
+        if let e = s.as(ExpressionStmtSyntax.self) {
+            if let i = e.expression.as(IfExprSyntax.self) { return [ifStatement(i)] }
+            if let sw = e.expression.as(SwitchExprSyntax.self) { return [switchStatement(sw, label: label)] }
+            return [ExprStmt(expr(e.expression, expected: nil))]
+        }
+        if let r = s.as(ReturnStmtSyntax.self) {
+            let rt = context.returnType
+            let value = r.expression.map { expr($0, expected: rt.isKnown ? rt : nil) }
+            if let value, rt.isKnown, value.type.isKnown, !assignable(value.type, to: rt) {
+                error(r.expression!, "cannot convert return expression of type '\(program.name(of: value.type))' to return type '\(program.name(of: rt))'")
+            }
+            return [ReturnStmt(loc(r), value: value, type: rt)]
+        }
+        if let g = s.as(GuardStmtSyntax.self) {
+            let body = scoped(g.body.statements)
+            // Names bound by the guard's conditions stay in scope after it.
+            let conds = conditions(g.conditions)
+            return [GuardStmt(loc(g), conds, otherwise: body)]
+        }
+        if let f = s.as(ForStmtSyntax.self) {
+            if f.awaitKeyword != nil || f.tryKeyword != nil { error(f, "'for await' is not part of Canopy's Swift subset") }
+            let seq = expr(f.sequence, expected: nil)
+            context.push()
+            defer { context.pop() }
+            let p = bindingPattern(f.pattern, type: elementType(seq.type), mutable: false)
+            let filter = f.whereClause.map { expr($0.condition, expected: .bool) }
+            let body = scoped(f.body.statements)
+            return [ForStmt(loc(f), pattern: p, sequence: seq, filter: filter, body: body, label: label)]
+        }
+        if let w = s.as(WhileStmtSyntax.self) {
+            context.push()
+            defer { context.pop() }
+            let conds = conditions(w.conditions)
+            return [WhileStmt(loc(w), conds, body: scoped(w.body.statements), label: label, testAfter: false)]
+        }
+        if let r = s.as(RepeatStmtSyntax.self) {
+            let body = scoped(r.body.statements)
+            let c = expr(r.condition, expected: .bool)
+            return [WhileStmt(loc(r), [.test(c)], body: body, label: label, testAfter: true)]
+        }
+        if let b = s.as(BreakStmtSyntax.self) { return [JumpStmt(loc(b), .breakLoop(labelID(b.label?.text)))] }
+        if let c = s.as(ContinueStmtSyntax.self) { return [JumpStmt(loc(c), .continueLoop(labelID(c.label?.text)))] }
+        if let l = s.as(LabeledStmtSyntax.self) {
+            let id = labelID(l.label.text)
+            return statement(l.statement, label: id)
+        }
+        if let d = s.as(DoStmtSyntax.self) {
+            if !d.catchClauses.isEmpty { error(d, "'do'/'catch' is not part of Canopy's Swift subset (nothing throws)") }
+            return [BlockStmt(loc(d), scoped(d.body.statements))]
+        }
+        if s.is(DeferStmtSyntax.self) {
+            error(s, "'defer' is not part of Canopy's Swift subset")
+            return []
+        }
+        if s.is(ThrowStmtSyntax.self) {
+            error(s, "'throw' is not part of Canopy's Swift subset; use fatalError or return a value")
+            return []
+        }
+        error(s, "this statement is not part of Canopy's Swift subset")
+        return []
+    }
+
+    private func labelID(_ name: String?) -> Int {
+        guard let name else { return 0 }
+        if let id = labels[name] { return id }
+        let id = labels.count + 1
+        labels[name] = id
+        return id
+    }
+
+    func ifStatement(_ i: IfExprSyntax) -> Stmt {
+        context.push()
+        let conds = conditions(i.conditions)
+        let then = scoped(i.body.statements)
+        context.pop()
+        var otherwise: [Stmt] = []
+        switch i.elseBody {
+        case .ifExpr(let e)?: otherwise = [ifStatement(e)]
+        case .codeBlock(let b)?: otherwise = scoped(b.statements)
+        case nil: break
+        }
+        return IfStmt(loc(i), conds, then: then, otherwise: otherwise)
+    }
+
+    func conditions(_ list: ConditionElementListSyntax) -> [Condition] {
+        var out: [Condition] = []
+        for c in list {
+            switch c.condition {
+            case .expression(let e):
+                let x = expr(e, expected: .bool)
+                if x.type.isKnown && x.type != .bool {
+                    error(e, "type '\(program.name(of: x.type))' cannot be used as a boolean; test for '!= nil' instead")
+                }
+                out.append(.test(x))
+            case .optionalBinding(let b):
+                // `if let x` is `if let x = x`.
+                let source: Expr
+                if let initial = b.initializer?.value {
+                    source = expr(initial, expected: nil)
+                } else if let id = b.pattern.as(IdentifierPatternSyntax.self) {
+                    source = name(id.identifier.text, b.pattern)
+                } else {
+                    error(b, "this binding needs a value")
+                    continue
+                }
+                var type = source.type.unwrapped
+                if let t = b.typeAnnotation?.type { type = resolveType(t, in: context.selfType, generics: context.generics) }
+                let p = bindingPattern(b.pattern, type: type, mutable: b.bindingSpecifier.tokenKind == .keyword(.var))
+                out.append(.bind(p, source))
+            case .matchingPattern(let m):
+                let subject = expr(m.initializer.value, expected: nil)
+                out.append(.match(pattern(m.pattern, subject: subject.type), subject))
+            case .availability:
+                continue
+            }
+        }
+        return out
+    }
+
+    func switchStatement(_ s: SwitchExprSyntax, label: Int) -> Stmt {
+        let subject = expr(s.subject, expected: nil)
+        var cases: [SwitchStmt.Case] = []
+        var hasDefault = false
+        for c in s.cases {
+            guard let sc = c.as(SwitchCaseSyntax.self) else {
+                error(c, "'#if' inside a switch is not part of Canopy's Swift subset")
+                continue
+            }
+            context.push()
+            var patterns: [(Pattern, Expr?)] = []
+            switch sc.label {
+            case .default:
+                hasDefault = true
+                patterns = [(.wildcard, nil)]
+            case .case(let l):
+                for item in l.caseItems {
+                    let p = pattern(item.pattern, subject: subject.type)
+                    patterns.append((p, item.whereClause.map { expr($0.condition, expected: .bool) }))
+                }
+            }
+            let body = statements(sc.statements)
+            context.pop()
+            cases.append(SwitchStmt.Case(patterns: patterns, body: body))
+        }
+        if !hasDefault, case .named(let id) = subject.type.unwrapped, program.types[id].kind == .enumeration,
+            !subject.type.isOptional
+        {
+            var covered = Set<String>()
+            for c in cases {
+                for (p, g) in c.patterns where g == nil {
+                    if case .enumCase(_, let n, _) = p { covered.insert(n) }
+                    if case .wildcard = p { covered = Set(program.types[id].cases.map(\.name)) }
+                    if case .bind = p { covered = Set(program.types[id].cases.map(\.name)) }
+                }
+            }
+            let missing = program.types[id].cases.map(\.name).filter { !covered.contains($0) }
+            if !missing.isEmpty {
+                error(s, "switch must be exhaustive: add cases for " + missing.map { ".\($0)" }.joined(separator: ", ") + " or a default")
+            }
+        }
+        return SwitchStmt(loc(s), subject: subject, cases: cases, label: label)
+    }
+
+    /// The element type of a sequence type.
+    func elementType(_ t: TypeRef) -> TypeRef {
+        switch t {
+        case .array(let e), .set(let e): return e
+        case .range: return .int
+        case .dictionary(let k, let v): return .tuple([k, v])
+        case .string: return .string
+        default: return .unknown
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import SwiftSyntax
+
+/// Type syntax to `TypeRef`, with the names in scope: generic parameters, the enclosing types' aliases and nested
+/// types, the program's types and aliases, the library's.
+extension Compiler {
+    /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
+    static let opaqueTypes: Set<String> = [
+        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
+        "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
+        "LocalizedStringKey", "UUID", "Date", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
+    ]
+
+    func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
+        if let o = t.as(OptionalTypeSyntax.self) {
+            return .optional(resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet))
+        }
+        if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return .optional(resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet))
+        }
+        if let a = t.as(ArrayTypeSyntax.self) {
+            return .array(resolveType(a.element, in: owner, generics: generics, quiet: quiet))
+        }
+        if let d = t.as(DictionaryTypeSyntax.self) {
+            return .dictionary(
+                resolveType(d.key, in: owner, generics: generics, quiet: quiet),
+                resolveType(d.value, in: owner, generics: generics, quiet: quiet))
+        }
+        if let a = t.as(AttributedTypeSyntax.self) { return resolveType(a.baseType, in: owner, generics: generics, quiet: quiet) }
+        if let s = t.as(SomeOrAnyTypeSyntax.self) {
+            return resolveType(s.constraint, in: owner, generics: generics, quiet: quiet)
+        }
+        if let tu = t.as(TupleTypeSyntax.self) {
+            let items = tu.elements.map { resolveType($0.type, in: owner, generics: generics, quiet: quiet) }
+            if items.isEmpty { return .void }
+            return items.count == 1 ? items[0] : .tuple(items)
+        }
+        if let f = t.as(FunctionTypeSyntax.self) {
+            return .function(
+                f.parameters.map { resolveType($0.type, in: owner, generics: generics, quiet: quiet) },
+                resolveType(f.returnClause.type, in: owner, generics: generics, quiet: quiet))
+        }
+        if let m = t.as(MetatypeTypeSyntax.self) {
+            return .metatype(resolveType(m.baseType, in: owner, generics: generics, quiet: quiet))
+        }
+        if t.is(CompositionTypeSyntax.self) { return .unknown }
+        if let m = t.as(MemberTypeSyntax.self) {
+            let full = m.trimmedDescription.replacingAll(" ", with: "")
+            if let id = program.typeIndex[full] { return .named(id) }
+            if full.hasPrefix("Self.") || full.hasPrefix("Swift.") || full.hasPrefix("SwiftUI.") {
+                return named(String(full.split(separator: ".").last!), t, in: owner, generics: generics, args: [], quiet: quiet)
+            }
+            let base = resolveType(m.baseType, in: owner, generics: generics, quiet: true)
+            if case .named(let id) = base, let inner = program.type(named: "\(program.types[id].name).\(m.name.text)") {
+                return .named(inner.id)
+            }
+            if case .named(let id) = base, let alias = program.types[id].aliases[m.name.text] { return alias }
+            return .opaque(full)
+        }
+        if let i = t.as(IdentifierTypeSyntax.self) {
+            let args = i.genericArgumentClause?.arguments.compactMap { a -> TypeRef? in
+                guard let ty = a.argument.as(TypeSyntax.self) else { return nil }
+                return resolveType(ty, in: owner, generics: generics, quiet: quiet)
+            } ?? []
+            return named(i.name.text, t, in: owner, generics: generics, args: args, quiet: quiet)
+        }
+        if !quiet { error(t, "this type is not part of Canopy's Swift subset") }
+        return .unknown
+    }
+
+    private func named(
+        _ name: String, _ node: TypeSyntax, in owner: TypeID?, generics: Set<String>, args: [TypeRef], quiet: Bool
+    ) -> TypeRef {
+        if generics.contains(name) { return .generic(name) }
+        switch name {
+        case "Int", "Int64", "Int32", "UInt", "Int8", "Int16", "UInt8", "UInt32", "UInt64": return .int
+        case "Double", "CGFloat", "Float", "Float64", "TimeInterval": return .double
+        case "Bool": return .bool
+        case "String", "Substring", "Character", "AttributedString", "LocalizedStringKey", "LocalizedStringResource":
+            return .string
+        case "Void": return .void
+        case "Any", "AnyObject", "AnyHashable", "Never": return .unknown
+        case "Array": return .array(args.first ?? .unknown)
+        case "Set": return .set(args.first ?? .unknown)
+        case "Optional": return .optional(args.first ?? .unknown)
+        case "Dictionary": return .dictionary(args.first ?? .unknown, args.count > 1 ? args[1] : .unknown)
+        case "Range", "ClosedRange": return .range
+        case "Self":
+            if let owner { return .named(owner) }
+        default: break
+        }
+        // Aliases and nested types of the enclosing types, innermost first.
+        var scope = owner
+        while let s = scope {
+            let info = program.types[s]
+            if let a = info.aliases[name] { return a }
+            if let nested = program.type(named: "\(info.name).\(name)") { return .named(nested.id) }
+            if info.genericParameters.contains(name) { return .generic(name) }
+            if name == "Value", info.conforms(to: "PreferenceKey") || info.conforms(to: "EnvironmentKey") {
+                return inferValueType(info) ?? .generic("Value")
+            }
+            scope = info.parent
+        }
+        if let a = aliases[name] { return a }
+        if let id = program.typeIndex[name], program.types[id].kind != .builtin { return .named(id) }
+        if name == "Anchor" || name == "GeometryProxy" {
+            if !quiet { error(node, "'\(name)' needs layout, which Canopy does not do") }
+            return .unknown
+        }
+        if Compiler.opaqueTypes.contains(name) { return .opaque(name) }
+        if ["Value", "Content", "Context", "Body", "Element", "Key"].contains(name) { return .generic(name) }
+        if !quiet { error(node, "cannot find type '\(name)' in scope") }
+        return .unknown
+    }
+
+    /// A program or library type by name as written in an expression, looked up from `owner` outward.
+    func lookupType(_ name: String, from owner: TypeID?) -> TypeInfo? {
+        var scope = owner
+        while let s = scope {
+            if let t = program.type(named: "\(program.types[s].name).\(name)") { return t }
+            scope = program.types[s].parent
+        }
+        return program.type(named: name)
+    }
+
+    /// A key's `Value` when no `typealias` names it: the declared type of `defaultValue`, else the type of
+    /// `reduce`'s `value:` parameter (as Swift infers the associated type).
+    func inferValueType(_ info: TypeInfo) -> TypeRef? {
+        if let t = info.staticTypes["defaultValue"], t.isKnown { return t }
+        if let r = info.staticMethods["reduce(value:nextValue:)"], r.parameterTypes.first?.isKnown == true {
+            return r.parameterTypes[0]
+        }
+        return nil
+    }
+}

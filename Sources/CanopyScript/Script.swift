@@ -1,0 +1,48 @@
+import CanopyCore
+
+/// A compiled Swift program, for running its functions directly (tests, tools): arguments and results cross as
+/// JSON (PROGRAMS.md §5).
+public struct Script: @unchecked Sendable {  // the program is immutable once compiled
+    let program: Program
+
+    /// Compiles `source`; every diagnostic at once on failure.
+    public static func compile(_ source: String) throws(CompileFailure) -> Script {
+        Script(program: try Compiler.compile(source))
+    }
+
+    /// Calls the top-level function `name` (a full name such as `f(_:x:)`, or a base name when it is unique)
+    /// with `arguments` decoded to its parameter types; returns its result encoded.
+    public func call(_ name: String, _ arguments: [JSON] = [], fuel: Int = 10_000_000) throws(ScriptFault) -> JSON {
+        guard let f = program.functions[name] ?? program.functions.first(where: { $0.key.hasPrefix(name + "(") })?.value
+        else {
+            throw ScriptFault(.runtime, "no function \(name)", at: .unknown)
+        }
+        var args: [Value] = []
+        for (i, a) in arguments.enumerated() {
+            let t = i < f.parameterTypes.count ? f.parameterTypes[i] : .unknown
+            switch program.decode(a, as: t) {
+            case .success(let v): args.append(v)
+            case .failure(let e): throw ScriptFault(.runtime, "argument \(i): \(e.message)", at: .unknown)
+            }
+        }
+        let m = Machine(fuel: fuel)
+        m.program = program
+        let r = try m.call(f, &args, site: f.location)
+        return program.encode(r)
+    }
+
+    /// The value of a static property or top-level constant, encoded.
+    public func constant(_ name: String, of type: String? = nil) -> JSON? {
+        if let type {
+            guard let t = program.type(named: type), let i = t.staticConstants[name] else { return nil }
+            return program.cells[i].value.map { program.encode($0) }
+        }
+        return program.cells.first { $0.name == name }?.value.map { program.encode($0) }
+    }
+
+    /// The names of the `PreferenceKey`s the program declares.
+    public var preferenceKeys: [String] {
+        program.types.filter { $0.kind != .protocolType && $0.conforms(to: "PreferenceKey") && $0.location.line > 0 }
+            .map(\.name)
+    }
+}

@@ -1,0 +1,128 @@
+import CanopyCore
+
+/// A `PreferenceKey` written in Swift, running in the engine through its reducer hook.
+public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable after init; runs use a Machine
+    let program: Program
+    let keyType: TypeInfo
+    let valueType: TypeRef
+    let reduceFunction: Function
+    public let name: String
+    public let source: String
+    public let defaultValue: JSON
+    public let reduceLine: Int?
+
+    init(program: Program, key: String) throws(CompileFailure) {
+        guard let t = program.type(named: key), t.kind == .structure || t.kind == .enumeration else {
+            throw CompileFailure(diagnostics: [
+                Diagnostic(SourceLocation(line: 1, column: 1), "the program declares no PreferenceKey named '\(key)'")
+            ])
+        }
+        guard t.conforms(to: "PreferenceKey") else {
+            throw CompileFailure(diagnostics: [Diagnostic(t.location, "'\(key)' does not conform to PreferenceKey")])
+        }
+        guard let reduce = t.staticMethods["reduce(value:nextValue:)"] else {
+            throw CompileFailure(diagnostics: [
+                Diagnostic(
+                    t.location,
+                    "type '\(key)' does not conform to protocol 'PreferenceKey': add 'static func reduce(value: inout Value, nextValue: () -> Value)'"
+                )
+            ])
+        }
+        guard let d = t.staticConstants["defaultValue"] else {
+            throw CompileFailure(diagnostics: [
+                Diagnostic(t.location, "type '\(key)' does not conform to protocol 'PreferenceKey': add 'static var defaultValue'")
+            ])
+        }
+        var value = t.aliases["Value"] ?? t.staticTypes["defaultValue"] ?? .unknown
+        if !value.isKnown, let p = reduce.parameterTypes.first, p.isKnown { value = p }
+        self.program = program
+        keyType = t
+        valueType = value
+        reduceFunction = reduce
+        name = key
+        source = program.source
+        let cell = program.constantCell(d)
+        defaultValue = program.encode(cell.value ?? .null)
+        reduceLine = reduce.location.line > 0 ? reduce.location.line : nil
+    }
+
+    /// The interpreter of this evaluation, kept in the context between calls.
+    private func machine(_ context: ReducerContext) -> Machine {
+        if let m = context.scratch as? Machine { return m }
+        let m = Machine(fuel: context.fuel)
+        context.scratch = m
+        return m
+    }
+
+    public func reduce(_ value: inout JSON, context: ReducerContext, next: () -> JSON) throws(CanopyError) {
+        let m = machine(context)
+        let savedProgram = m.program
+        m.program = program
+        m.fuel = context.fuel
+        defer {
+            context.fuel = m.fuel
+            m.program = savedProgram
+        }
+        let current = decodeTrusted(value)
+        let result: Value
+        do {
+            result = try withoutActuallyEscaping(next) { (pull: @escaping () -> JSON) throws(ScriptFault) -> Value in
+                try run(m, current, pull)
+            }
+        } catch {
+            if m.depth == 0 { m.reset() }
+            throw error.canopyError
+        }
+        value = program.encode(result)
+    }
+
+    private func run(_ m: Machine, _ current: Value, _ pull: @escaping () -> JSON) throws(ScriptFault) -> Value {
+        let thunk = m.nextThunk()
+        thunk.pull = { [unowned self] in self.decodeTrusted(pull()) }
+        defer {
+            thunk.pull = nil
+            thunk.cached = nil
+            m.thunkDepth -= 1
+        }
+        let f = reduceFunction
+        let base = m.reserve(f.slotCount)
+        defer { m.release(base) }
+        m.stack[base] = current
+        m.stack[base + 1] = .function(thunk)
+        _ = try m.run(f, base: base, captures: [], site: f.location)
+        return m.stack[base].unboxed
+    }
+
+    /// Values in the tree were checked when they entered it; decode them without failing.
+    func decodeTrusted(_ json: JSON) -> Value {
+        switch program.decode(json, as: valueType) {
+        case .success(let v): return v
+        case .failure: return program.plain(json)
+        }
+    }
+
+    public func mismatch(_ value: JSON) -> String? {
+        switch program.decode(value, as: valueType) {
+        case .success: return nil
+        case .failure(let f): return "\(f.message) (key \(name)'s Value is \(program.name(of: valueType)))"
+        }
+    }
+
+    public func compileTransform(_ source: String) throws(CanopyError) -> any CustomTransform {
+        try ScriptTransform(key: self, closure: source)
+    }
+}
+
+extension Program {
+    func constantCell(_ index: Int) -> ConstantCell { cells[index] }
+}
+
+extension Machine {
+    /// A `nextValue` thunk for the next nesting level of `reduce` calls.
+    func nextThunk() -> NextValueThunk {
+        if thunkDepth == thunks.count { thunks.append(NextValueThunk()) }
+        let t = thunks[thunkDepth]
+        thunkDepth += 1
+        return t
+    }
+}
