@@ -72,7 +72,7 @@ extension Library {
             return acc
         }
         member(seq, "reduce", ["into", nil]) { m, v, args throws(ScriptFault) in
-            let c = try m.callable(args[1])
+            guard case .function(let c) = args[1].unboxed else { throw m.fault("this argument must be a function") }
             // The accumulator lives only in `call`'s argument array, which the closure's inout parameter is
             // written back into.
             var pair: [Value] = [args[0], .null]

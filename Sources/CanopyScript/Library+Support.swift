@@ -1,21 +1,23 @@
 /// Helpers the natives share: reading arguments, calling closures, a stable sort that can fault.
 extension Machine {
-    /// The callable a closure argument holds.
-    func callable(_ v: Value) throws(ScriptFault) -> Callable {
-        guard case .function(let c) = v.unboxed else { throw fault("this argument must be a function") }
-        return c
+    /// A closure argument, checked: a function or a key path used as one (`map(\.name)`).
+    func callable(_ v: Value) throws(ScriptFault) -> Value {
+        switch v.unboxed {
+        case .function, .keyPath: return v.unboxed
+        default: throw fault("this argument must be a function")
+        }
     }
 
     /// Calls a closure argument from inside a native, at the native's call site.
     @inline(__always)
-    func apply(_ c: Callable, _ args: Value...) throws(ScriptFault) -> Value {
-        try call(c, args, site: site)
+    func apply(_ c: Value, _ args: Value...) throws(ScriptFault) -> Value {
+        try call(value: c, args, site: site)
     }
 
     /// Calls a predicate closure.
     @inline(__always)
-    func test(_ c: Callable, _ args: Value...) throws(ScriptFault) -> Bool {
-        try truth(call(c, args, site: site), at: site)
+    func test(_ c: Value, _ args: Value...) throws(ScriptFault) -> Bool {
+        try truth(call(value: c, args, site: site), at: site)
     }
 
     func int(_ v: Value, _ what: String = "argument") throws(ScriptFault) -> Int {
@@ -97,7 +99,7 @@ extension Machine {
     func extreme(_ a: [Value], largest: Bool, by closure: Value?) throws(ScriptFault) -> Value {
         guard var best = a.first else { return .null }
         try chargeLibrary(a.count)
-        var c: Callable?
+        var c: Value?
         if let closure { c = try callable(closure) }
         for e in a.dropFirst() {
             let (x, y) = largest ? (best, e) : (e, best)

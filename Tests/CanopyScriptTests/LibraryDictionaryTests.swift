@@ -88,17 +88,11 @@ func pair(_ k: String, _ v: Int) -> Value { .tuple([.string(k), .int(v)]) }
         #expect(grouped == .dictionary(expected))
         #expect(try l.get(grouped, "keys") == strings(["odd", "even"]))
     }
-
-    @Test func tupleLabelsOfLibraryResults() throws {
-        #expect(try l.get(pair("k", 1), "key") == .string("k"))
-        #expect(try l.get(pair("k", 1), "value") == .int(1))
-        #expect(try l.get(.tuple([.int(0), .string("a")]), "offset") == .int(0))
-        #expect(try l.get(.tuple([.int(0), .string("a")]), "element") == .string("a"))
-    }
 }
 
 @Suite struct LibrarySetTests {
     let l = Lib()
+
     func set(_ xs: [Int]) -> Value {
         var s = OrderedSet()
         for x in xs { s.insert(.int(x)) }
