@@ -100,25 +100,31 @@ extension Library {
             try m.merge(&d, args[0], args[1])
             return .dictionary(d)
         }
-        typeFunction("Dictionary", "init(grouping:by:)") { m, args throws(ScriptFault) in
-            let c = try m.callable(args[1])
-            var d = OrderedDictionary()
-            try m.each(args[0]) { (e: Value) throws(ScriptFault) -> Bool in
-                let k = try m.apply(c, e)
-                guard case .array(var group) = d[k] ?? .array([]) else { return true }
-                // Leave `.null` in the group's place while appending, so the group is not copied.
-                d[k] = Value.null
-                group.append(e)
-                d[k] = .array(group)
-                try m.checkCount(d.count)
-                return true
-            }
-            return .dictionary(d)
+        // The compiler names a trailing closure `_`: `Dictionary(grouping: xs) { … }`.
+        for name in ["init(grouping:by:)", "init(grouping:_:)"] {
+            typeFunction("Dictionary", name) { m, args throws(ScriptFault) in try m.group(args[0], by: args[1]) }
         }
     }
 }
 
 extension Machine {
+    /// `Dictionary(grouping:by:)`: elements in arrays under the key `by` gives them, keys in first-seen order.
+    func group(_ seq: Value, by key: Value) throws(ScriptFault) -> Value {
+        let c = try callable(key)
+        var d = OrderedDictionary()
+        try each(seq) { (e: Value) throws(ScriptFault) -> Bool in
+            let k = try apply(c, e)
+            guard case .array(var group) = d[k] ?? .array([]) else { return true }
+            // Leave `.null` in the group's place while appending, so the group is not copied.
+            d[k] = Value.null
+            group.append(e)
+            d[k] = .array(group)
+            try checkCount(d.count)
+            return true
+        }
+        return .dictionary(d)
+    }
+
     func dictionary(_ v: Value) throws(ScriptFault) -> OrderedDictionary {
         if case .dictionary(let d) = v.unboxed { return d }
         throw fault("value of type \(typeName(of: v)) is not a Dictionary")

@@ -1,5 +1,5 @@
 /// Global functions beyond the core ones: variadic `min`/`max`, `zip`, `stride`, `precondition`, `assert`,
-/// `print`, and `String`'s initializers.
+/// `print`, operators as functions, and `String`'s initializers.
 extension Library {
     func registerGlobals() {
         registerExtremes()
@@ -38,6 +38,11 @@ extension Library {
             }
         }
         registerStringInits()
+        // Operators passed as functions: `reduce(0, +)`, `sorted(by: >)`.
+        for op in ["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!="] {
+            guard let binary = BinaryOp(rawValue: op) else { continue }
+            function("\(op)(_:_:)") { m, args throws(ScriptFault) in try m.binary(binary, args[0], args[1], at: m.site) }
+        }
     }
 
     private func registerExtremes() {
