@@ -41,7 +41,9 @@ extension Library {
         // Operators passed as functions: `reduce(0, +)`, `sorted(by: >)`.
         for op in ["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!="] {
             guard let binary = BinaryOp(rawValue: op) else { continue }
-            function("\(op)(_:_:)") { m, args throws(ScriptFault) in try m.binary(binary, args[0], args[1], at: m.site) }
+            function("\(op)(_:_:)") { m, args throws(ScriptFault) in
+                try m.binary(binary, args[0], args[1], at: m.site)
+            }
         }
     }
 

@@ -47,6 +47,16 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("Int?", "return [\"a\", \"bbb\"].map { $0.count }.max { $0 < $1 }") == "3")
     }
 
+    @Test func keyPathsAsClosures() throws {
+        let helpers = "struct Item { var name: String; var size: Double }"
+        #expect(try run("[String]", "return [Item(name: \"a\", size: 2), Item(name: \"b\", size: 1)].map(\\.name)",
+                        helpers: helpers) == "[\"a\",\"b\"]")
+        #expect(try run("[String]", """
+            let items = [Item(name: "a", size: 2), Item(name: "b", size: 1)]
+            return items.sorted { $0.size < $1.size }.map { $0.name }
+            """, helpers: helpers) == "[\"b\",\"a\"]")
+    }
+
     @Test func reduceIntoWritesBack() throws {
         #expect(try run("[Int]", "return [1, 2, 3].reduce(into: [Int]()) { acc, x in acc.append(x * 2) }")
             == "[2,4,6]")
