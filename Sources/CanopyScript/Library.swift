@@ -70,21 +70,37 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
     /// there matches any label.
     func site(_ name: String, labels: [String?], trailing: Int, property: Bool) -> NativeSite {
         var site = NativeSite()
-        for (kinds, m) in members[name] ?? [] where m.isProperty == property && m.labels.count == labels.count {
-            var fits = true
-            for (i, l) in labels.enumerated() where l != m.labels[i] {
-                if i >= labels.count - trailing && l == nil { continue }
-                fits = false
+        // First the members whose parameter at each trailing closure is labeled as a closure's, so
+        // `contains { … }` is `contains(where:)` and not `contains(_:)`; then any label.
+        for closuresOnly in [true, false] {
+            for (kinds, m) in members[name] ?? [] where m.isProperty == property && m.labels.count == labels.count {
+                var fits = true
+                for (i, l) in labels.enumerated() {
+                    let isTrailing = i >= labels.count - trailing && l == nil
+                    if closuresOnly && isTrailing && !Library.closureLabels.contains(m.labels[i] ?? "") { fits = false }
+                    if l != m.labels[i] && !isTrailing { fits = false }
+                }
+                guard fits else { continue }
+                for k in kinds where site.byKind[k.rawValue] == nil { site.byKind[k.rawValue] = m }
             }
-            guard fits else { continue }
-            for k in kinds where site.byKind[k.rawValue] == nil { site.byKind[k.rawValue] = m }
         }
         return site
     }
+
+    /// Labels of the library's closure parameters, which a trailing closure stands for.
+    static let closureLabels: Set<String> = ["where", "by", "while", "uniquingKeysWith"]
 
     func hasMember(_ name: String) -> Bool { members[name] != nil }
 
     private func registerAll() {
         registerCore()
+        registerString()
+        registerNumbers()
+        registerGlobals()
+        registerArrayMutations()
+        registerCollection()
+        registerDictionary()
+        registerSet()
+        registerSequence()
     }
 }

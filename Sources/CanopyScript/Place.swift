@@ -151,7 +151,9 @@ final class SubscriptPlace: Place {
             case .dictionary(var d):
                 v = .null
                 var element = d[key] ?? dflt ?? .null
-                d[key] = nil
+                // Leave `.null` in the key's slot while `body` runs, so the element is not copied and the key keeps
+                // its place in insertion order.
+                if d[key] != nil { d[key] = Value.null }
                 defer {
                     d[key] = element.isNull && dflt == nil ? nil : element
                     v = .dictionary(d)
