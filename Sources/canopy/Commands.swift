@@ -121,7 +121,8 @@ extension Canopy {
 
         @Option(
             name: .customLong("keys"),
-            help: ArgumentHelp("A .swift file of PreferenceKeys added to every tree's keys. Repeatable.", valueName: "file"))
+            help: ArgumentHelp(
+                "A .swift file of PreferenceKeys added to every tree's keys. Repeatable.", valueName: "file"))
         var swiftKeys: [String] = []
 
         @Flag(help: "Skip trees that already exist instead of reporting them as failures.")

@@ -33,7 +33,8 @@ struct SwiftKeyFile {
     /// One `createTree.keys` entry per key, or only `key`'s when it is given.
     func declarations(only key: String? = nil) throws -> [JSON] {
         if let key, !keys.contains(key) {
-            throw CLIError("\(path): declares no PreferenceKey named \(key) (it declares \(keys.joined(separator: ", ")))")
+            let declared = keys.joined(separator: ", ")
+            throw CLIError("\(path): declares no PreferenceKey named \(key) (it declares \(declared))")
         }
         return keys.filter { key == nil || $0 == key }.map { ["key": .string($0), "swift": .string(source)] }
     }

@@ -22,7 +22,9 @@ import Testing
     static func load() throws -> (document: JSONObject, tree: Tree) {
         let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
         let document = try #require(try JSONParser.parse(bytes: Array(data)).object)
-        let keys = try (document["keys"]?.array ?? []).map { json throws(CanopyError) in try KeyDeclaration(json: json) }
+        let keys = try (document["keys"]?.array ?? []).map { json throws(CanopyError) in
+            try KeyDeclaration(json: json)
+        }
         let root = try Node(json: try #require(document["root"]))
         return (document, try Tree(keys: keys, root: root, compiler: ScriptKeyCompiler()))
     }

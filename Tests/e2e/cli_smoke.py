@@ -167,7 +167,8 @@ def swift_keys(run, env, cli, work):
         {"kind": "onPreferenceChange", "key": "TallestKey"}, {"kind": "onPreferenceChange", "key": "CountKey"}],
         "children": [card(1, 120), card(2, 90),
                      {"id": "padded", "type": "Group", "children": [card(3, 100)], "modifiers": [
-                         {"kind": "transformPreference", "key": "TallestKey", "transform": {"swift": "{ $0 += 30 }"}}]}]}
+                         {"kind": "transformPreference", "key": "TallestKey",
+                          "transform": {"swift": "{ $0 += 30 }"}}]}]}
     root_file = write("cards-root.json", json.dumps(root))
 
     code, out, err = run("create", "cards", "--keys", layout, "--root", root_file)
@@ -207,7 +208,8 @@ def swift_keys(run, env, cli, work):
     code, out, err = run("create", "broken", "--keys", broken)
     errors = [line for line in err.splitlines() if line.strip()]
     check("a file with two errors prints both as file:line:col: error: and exits non-zero",
-          code != 0 and len(errors) == 2 and errors[0].startswith(f"{broken}:2:") and errors[1].startswith(f"{broken}:4:")
+          code != 0 and len(errors) == 2 and errors[0].startswith(f"{broken}:2:")
+          and errors[1].startswith(f"{broken}:4:")
           and all(re.match(re.escape(broken) + r":\d+:\d+: error: \S", line) for line in errors), (code, err))
     code, out, _ = run("ls")
     check("nothing is created from a file that does not compile", code == 0 and "broken" not in out, out)
@@ -226,8 +228,8 @@ def swift_keys(run, env, cli, work):
     plain = write("plain-cards.json", json.dumps({"tree": "cards-3", "keys": [], "root": root}))
     code, out, err = run("import", plain, "--keys", layout)
     code2, out2, _ = run("probe", "cards-3", "root", "TallestKey")
-    check("import of a JSON tree plus --keys File.swift", code == 0 and out2.strip() == "root TallestKey = 130  (version 0)",
-          (out, err, out2))
+    check("import of a JSON tree plus --keys File.swift",
+          code == 0 and out2.strip() == "root TallestKey = 130  (version 0)", (out, err, out2))
     code, out, err = run("import", plain, "--tree", "cards-4", "--keys", broken)
     check("import with a broken --keys file prints its diagnostics", code != 0 and err.count(f"{broken}:") == 2, err)
     for tree in ["cards", "cards-2", "cards-3"]:

@@ -701,7 +701,8 @@ def swift_keys(d, bob, base, artifacts):
           shown)
     kinds = js(d, "return [...document.querySelectorAll('#keys-table tbody tr')].map(r => [r.dataset.key,"
                   " r.querySelector('.kind').textContent])")
-    check("the Keys tab names the kind of each key", kinds == [["MaxHeightKey", "Swift"], ["BoundsKey", "Swift"]], kinds)
+    check("the Keys tab names the kind of each key",
+          kinds == [["MaxHeightKey", "Swift"], ["BoundsKey", "Swift"]], kinds)
     font = js(d, "return getComputedStyle(document.querySelector('.swift-source code')).fontFamily")
     check("the source is set in a monospace font", font and "mono" in font.lower(), font)
 
