@@ -90,11 +90,12 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
-        // The CLI client: ls, create, import, watch, edit, probe, history, load.
+        // The CLI client: ls, create, import, watch, edit, probe, history, load. CanopyScript: it compiles .swift key
+        // files itself, to find the keys they declare and report their errors before anything is sent.
         .executableTarget(
             name: "canopy",
             dependencies: [
-                "CanopyClient", "CanopyCore", "CanopyLoad",
+                "CanopyClient", "CanopyCore", "CanopyLoad", "CanopyScript",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

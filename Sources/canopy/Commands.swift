@@ -38,7 +38,9 @@ extension Canopy {
             discussion: """
                 Without --root the tree is a single node {"id":"root","type":"Root"}. A key's default, when left \
                 out, is its reducer's neutral value (0 for sum/max/min, true for and, false for or, [] for append, \
-                {} for merge, "" for nest, null otherwise).
+                {} for merge, "" for nest, null otherwise). --keys File.swift declares every PreferenceKey the file \
+                declares, each with the whole file as its source; a file that does not compile is reported as the \
+                Swift compiler reports it (File.swift:LINE:COLUMN: error: …) and nothing is created.
                 """)
 
         @Argument(help: "The new tree's id (1–128 characters of A–Z a–z 0–9 . _ -).")
@@ -46,6 +48,11 @@ extension Canopy {
 
         @Option(name: .customLong("key"), help: "NAME:REDUCER[:DEFAULT_JSON], e.g. Total:sum:0. Repeatable.")
         var keys: [String] = []
+
+        @Option(
+            name: .customLong("keys"),
+            help: ArgumentHelp("A .swift file of PreferenceKeys to declare. Repeatable.", valueName: "file"))
+        var swiftKeys: [String] = []
 
         @Option(help: "A JSON file holding the root node (a Node of the protocol).")
         var root: String?
@@ -56,12 +63,16 @@ extension Canopy {
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
+            let files = try reportingDiagnostics(path: { _ in nil }) { try swiftKeys.map(SwiftKeyFile.init(path:)) }
             var body: JSONObject = ["type": "createTree", "tree": .string(tree)]
-            body["keys"] = .array(try keys.map(Create.keyDeclaration))
+            body["keys"] = .array(try keys.map(Create.keyDeclaration) + files.flatMap { try $0.declarations() })
             if let root { body["root"] = try readJSON(root) }
             if let title { body["title"] = .string(title) }
             let session = try connection.connect()
-            let reply = try session.request(body)
+            // The daemon names no key in its diagnostics: they are the file's when there is one.
+            let reply = try reportingDiagnostics(path: { _ in files.count == 1 ? files[0].path : nil }) {
+                try session.request(body)
+            }
             emit(connection.json ? jsonLine(reply) : "created \(tree) (version \(Int(reply["version"]?.number ?? 0)))")
         }
 
@@ -96,13 +107,23 @@ extension Canopy {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create trees from example files (createTree bodies: tree, keys, root, title, description).",
-            discussion: "A directory imports every *.json file in it, e.g. `canopy import config/examples`.")
+            discussion: """
+                A directory imports every *.json file in it, e.g. `canopy import config/examples`. A key entry \
+                {"swiftFile":"Keys.swift"} (relative to the tree file) stands for every PreferenceKey that file \
+                declares, {"key":"K","swiftFile":…} for K alone; --keys adds a .swift file's keys to every tree.
+                """)
 
         @Argument(help: "Files or directories to import.")
         var paths: [String]
 
         @Option(help: "Create the tree under this id instead of the file's (one file only).")
         var tree: String?
+
+        @Option(
+            name: .customLong("keys"),
+            help: ArgumentHelp(
+                "A .swift file of PreferenceKeys added to every tree's keys. Repeatable.", valueName: "file"))
+        var swiftKeys: [String] = []
 
         @Flag(help: "Skip trees that already exist instead of reporting them as failures.")
         var skipExisting = false
@@ -116,7 +137,8 @@ extension Canopy {
         func run() throws {
             let files = try paths.flatMap(Import.files)
             if tree != nil && files.count != 1 { throw ValidationError("--tree needs exactly one file") }
-            var bodies: [(String, JSONObject)] = []
+            let extra = try reportingDiagnostics(path: { _ in nil }) { try swiftKeys.map(SwiftKeyFile.init(path:)) }
+            var bodies: [(String, JSONObject, [SwiftKeyFile])] = []
             for file in files {
                 guard var body = try readJSON(file).object else {
                     throw CLIError("\(file): expected a JSON object (a createTree body)")
@@ -124,11 +146,17 @@ extension Canopy {
                 body["type"] = "createTree"
                 if let tree { body["tree"] = .string(tree) }
                 if body["tree"]?.string == nil { throw CLIError("\(file): no \"tree\" id (name one with --tree)") }
-                bodies.append((file, body))
+                let (keys, read) = try reportingDiagnostics(path: { _ in nil }) {
+                    try SwiftKeyFile.expand(body["keys"]?.array ?? [], relativeTo: file)
+                }
+                if !read.isEmpty || !extra.isEmpty {
+                    body["keys"] = .array(try keys + extra.flatMap { try $0.declarations() })
+                }
+                bodies.append((file, body, read + extra))
             }
             let session = try connection.connect()
             var failures = 0
-            for (file, body) in bodies {
+            for (file, body, swiftFiles) in bodies {
                 let id = body["tree"]?.string ?? "?"
                 do {
                     let reply = try session.request(body)
@@ -137,7 +165,11 @@ extension Canopy {
                     emit("skipped \(id): it already exists")
                 } catch let error as ServerError {
                     failures += 1
-                    printError("\(file): \(error)")
+                    if swiftFiles.count == 1, let failure = SwiftDiagnostics(error, path: swiftFiles[0].path) {
+                        failure.print()
+                    } else {
+                        printError("\(file): \(error)")
+                    }
                 }
             }
             if failures > 0 { throw ExitCode(1) }
@@ -235,7 +267,7 @@ extension Canopy {
             case "snapshot":
                 readers.reset(message["readers"])
                 let keys = (message["keys"]?.array ?? []).map {
-                    "\($0["key"]?.string ?? "?") (\($0["reducer"]?.string ?? "?"))"
+                    "\($0["key"]?.string ?? "?") (\($0["swift"] != nil ? "Swift" : $0["reducer"]?.string ?? "?"))"
                 }
                 let nodes = Format.nodeCount(message["root"] ?? .null)
                 emit(
@@ -263,46 +295,6 @@ extension Canopy {
             default:
                 emit(jsonLine(message))
             }
-        }
-    }
-
-    struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Apply one batch of ops atomically and print the resulting diff.",
-            discussion: """
-                OPS.json holds an array of ops ({"op":"setPreference","node":"n1","key":"K","value":3}, …; see \
-                docs/protocol.md), or an object with an "ops" array. `-` reads stdin. A rejected batch changes \
-                nothing; its error is printed and the exit status is 1.
-                """)
-
-        @Argument(help: "The tree to edit.")
-        var tree: String
-
-        @Argument(help: "A JSON file of ops, or - for stdin.")
-        var ops: String
-
-        @OptionGroup var connection: ConnectionOptions
-
-        func run() throws {
-            let document = try readJSON(ops)
-            guard let list = document.array ?? document["ops"]?.array else {
-                throw CLIError("\(ops): expected an array of ops or an object with an \"ops\" array")
-            }
-            let session = try connection.connect()
-            // Milliseconds since 1970: grows from one invocation to the next, as a client's seq should.
-            let seq = JSON.int(Int64(Date().timeIntervalSince1970 * 1000))
-            let message: JSONObject = ["type": "edit", "tree": .string(tree), "seq": seq, "ops": .array(list)]
-            let diff: JSON
-            do {
-                diff = try session.edit(message)
-            } catch let error as ServerError {
-                if connection.json { emit(jsonLine(error.message)) }
-                throw error
-            }
-            if connection.json { return emit(jsonLine(diff)) }
-            let count = diff["ops"]?.array?.count ?? 0
-            emit("\(tree) version \(Int(diff["version"]?.number ?? 0)): applied \(count) op\(count == 1 ? "" : "s")")
-            for change in diff["changes"]?.array ?? [] { emit("  → " + Format.reader(change)) }
         }
     }
 

@@ -48,6 +48,9 @@ enum Format {
             return "setPreference \(node) \(op["key"]?.string ?? "?") = \(value(op["value"] ?? .null, limit: 60))"
         case "removePreference":
             return "removePreference \(node) \(op["key"]?.string ?? "?")"
+        case "declareKey" where op["swift"]?.string != nil:
+            let lines = (op["swift"]?.string ?? "").split(separator: "\n", omittingEmptySubsequences: false).count
+            return "declareKey \(op["key"]?.string ?? "?") (Swift, \(lines) line\(lines == 1 ? "" : "s"))"
         case "declareKey":
             return "declareKey \(op["key"]?.string ?? "?") (\(op["reducer"]?.string ?? "?"), default "
                 + "\(value(op["default"] ?? .null, limit: 30)))"

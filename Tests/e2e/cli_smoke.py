@@ -82,11 +82,13 @@ def scenario(cli, port, work):
     code, out, err = run("import", "config/examples/laziness.json", "--tree", "laziness-copy")
     check("import a file under a new id", code == 0 and "imported laziness-copy" in out, (out, err))
     code, out, err = run("import", "config/examples")
-    check("import existing trees fails per tree", code == 1 and err.count("tree_exists") == 6, (out, err))
+    check("import existing trees fails per tree", code == 1 and err.count("tree_exists") == 7, (out, err))
     code, out, err = run("import", "config/examples", "--skip-existing")
-    check("import --skip-existing", code == 0 and out.count("skipped") == 6, (out, err))
+    check("import --skip-existing", code == 0 and out.count("skipped") == 7, (out, err))
     code, _, err = run("import", os.path.join(work, "missing.json"))
     check("import of a missing file", code != 0 and "no such file" in err, err)
+
+    swift_keys(run, env, cli, work)
 
     code, out, err = run("load", "--writers", "2", "--clients", "3", "--duration", "1", "--warmup", "0.2", "--json")
     try:
@@ -111,6 +113,127 @@ def scenario(cli, port, work):
     check("TLS URL refused clearly", code != 0 and "TLS is not supported" in err, err)
     code, _, err = run("ls", "--url", "ws://127.0.0.1:1/ws", "--timeout", "3")
     check("nothing listening: clear error", code != 0 and "127.0.0.1:1" in err, err)
+
+
+# Two keys in one file, with a helper function they share (each key carries the whole file).
+LAYOUT = """// Layout keys for the CLI test.
+func larger(_ a: Double, _ b: Double) -> Double { a > b ? a : b }
+
+struct TallestKey: PreferenceKey {
+    static var defaultValue: Double = 0
+    static func reduce(value: inout Double, nextValue: () -> Double) {
+        value = larger(value, nextValue())
+    }
+}
+
+struct CountKey: PreferenceKey {
+    static var defaultValue = 0
+    static func reduce(value: inout Int, nextValue: () -> Int) {
+        value += nextValue()
+    }
+}
+"""
+
+BADGE = """struct BadgeKey: PreferenceKey {
+    static var defaultValue: [String] = []
+    static func reduce(value: inout [String], nextValue: () -> [String]) {
+        value.append(contentsOf: nextValue())
+    }
+}
+"""
+
+# Two errors, on lines 2 and 4.
+BROKEN = """struct BrokenKey: PreferenceKey {
+    static var defaultValue: Int = notDeclaredHere
+    static func reduce(value: inout Int, nextValue: () -> Int) {
+        value += alsoNotDeclared
+    }
+}
+"""
+
+
+def swift_keys(run, env, cli, work):
+    """Keys written in Swift from .swift files: create, import, edit; compile errors as the Swift compiler prints."""
+    def write(name, text):
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    layout, badge, broken = write("Layout.swift", LAYOUT), write("Badge.swift", BADGE), write("Broken.swift", BROKEN)
+    card = lambda i, h: {"id": f"card-{i}", "type": "Card", "modifiers": [
+        {"kind": "preference", "key": "TallestKey", "value": h}, {"kind": "preference", "key": "CountKey", "value": 1}]}
+    root = {"id": "root", "type": "Root", "modifiers": [
+        {"kind": "onPreferenceChange", "key": "TallestKey"}, {"kind": "onPreferenceChange", "key": "CountKey"}],
+        "children": [card(1, 120), card(2, 90),
+                     {"id": "padded", "type": "Group", "children": [card(3, 100)], "modifiers": [
+                         {"kind": "transformPreference", "key": "TallestKey",
+                          "transform": {"swift": "{ $0 += 30 }"}}]}]}
+    root_file = write("cards-root.json", json.dumps(root))
+
+    code, out, err = run("create", "cards", "--keys", layout, "--root", root_file)
+    check("create --keys File.swift", code == 0 and out.strip() == "created cards (version 0)", (out, err))
+    raw = subprocess.Popen([cli, "watch", "cards", "--json", "--count", "1"], stdout=subprocess.PIPE, text=True,
+                           env=env, cwd=ROOT)
+    first = json.loads(raw.stdout.readline() or "{}")
+    check("each PreferenceKey of the file is declared with the whole file as its source",
+          first.get("keys") == [{"key": "TallestKey", "swift": LAYOUT}, {"key": "CountKey", "swift": LAYOUT}],
+          first.get("keys"))
+
+    watch = subprocess.Popen([cli, "watch", "cards", "--count", "1"], stdout=subprocess.PIPE, text=True, env=env,
+                             cwd=ROOT)
+    lines = [watch.stdout.readline() for _ in range(3)]
+    check("watch lists Swift keys and their readers' values (the Swift transform adds 30 to 100)",
+          lines[0].startswith("cards at version 0: 5 nodes; keys: TallestKey (Swift), CountKey (Swift)")
+          and lines[1].strip() == "root#0 TallestKey = 130" and lines[2].strip() == "root#1 CountKey = 3", lines)
+    code, out, _ = run("probe", "cards", "root", "TallestKey")
+    check("probe of a Swift key", code == 0 and out.strip() == "root TallestKey = 130  (version 0)", out)
+
+    ops = write("badge-ops.json", json.dumps([
+        {"op": "setPreference", "node": "card-2", "key": "TallestKey", "value": 150},
+        {"op": "setPreference", "node": "card-2", "key": "BadgeKey", "value": ["new"]},
+        {"op": "setModifiers", "node": "root", "modifiers": root["modifiers"] + [
+            {"kind": "onPreferenceChange", "key": "BadgeKey"}]}]))
+    code, out, err = run("edit", "cards", ops, "--keys", badge)
+    check("edit --keys declares the file's key before the ops", code == 0 and "cards version 1: applied 4 ops" in out
+          and "root#0 TallestKey = 150" in out and 'root#2 BadgeKey = ["new"]' in out, (out, err))
+    raw.communicate(timeout=15)
+    try:
+        rest, _ = watch.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        watch.kill()
+        rest = watch.stdout.read()
+    check("watch shows the Swift declareKey", "declareKey BadgeKey (Swift, 7 lines)" in rest, rest)
+
+    code, out, err = run("create", "broken", "--keys", broken)
+    errors = [line for line in err.splitlines() if line.strip()]
+    check("a file with two errors prints both as file:line:col: error: and exits non-zero",
+          code != 0 and len(errors) == 2 and errors[0].startswith(f"{broken}:2:")
+          and errors[1].startswith(f"{broken}:4:")
+          and all(re.match(re.escape(broken) + r":\d+:\d+: error: \S", line) for line in errors), (code, err))
+    code, out, _ = run("ls")
+    check("nothing is created from a file that does not compile", code == 0 and "broken" not in out, out)
+    code, _, err = run("edit", "cards", "--keys", broken)
+    check("edit --keys with a broken file: the same diagnostics, nothing sent",
+          code != 0 and err.count(f"{broken}:") == 2 and "version" not in err, err)
+    code, out, _ = run("probe", "cards", "root", "TallestKey")
+    check("the tree is unchanged", out.strip() == "root TallestKey = 150  (version 1)", out)
+
+    tree_file = write("import-cards.json", json.dumps({"tree": "cards-2", "keys": [{"swiftFile": "Layout.swift"}],
+                                                       "root": root}))
+    code, out, err = run("import", tree_file)
+    check("import of a tree file whose keys name a .swift file", code == 0 and "imported cards-2" in out, (out, err))
+    code, out, _ = run("probe", "cards-2", "root", "CountKey")
+    check("its keys work", out.strip() == "root CountKey = 3  (version 0)", out)
+    plain = write("plain-cards.json", json.dumps({"tree": "cards-3", "keys": [], "root": root}))
+    code, out, err = run("import", plain, "--keys", layout)
+    code2, out2, _ = run("probe", "cards-3", "root", "TallestKey")
+    check("import of a JSON tree plus --keys File.swift",
+          code == 0 and out2.strip() == "root TallestKey = 130  (version 0)", (out, err, out2))
+    code, out, err = run("import", plain, "--tree", "cards-4", "--keys", broken)
+    check("import with a broken --keys file prints its diagnostics", code != 0 and err.count(f"{broken}:") == 2, err)
+    for tree in ["cards", "cards-2", "cards-3"]:
+        run("delete", tree)
 
 
 def main():

@@ -25,7 +25,7 @@ async def scenario(port):
 
         await a.send(json.dumps({"type": "listTrees"}))
         trees = [t["tree"] for t in (await recv(a))["trees"]]
-        check("examples loaded", "numeric-reducers" in trees and len(trees) == 6, trees)
+        check("examples loaded", "numeric-reducers" in trees and len(trees) == 7, trees)
 
         await b.send(json.dumps({"type": "subscribe", "tree": "numeric-reducers"}))
         snap = await recv(b)

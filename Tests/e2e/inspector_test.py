@@ -372,7 +372,8 @@ def scenario(d, daemon, artifacts):
     check("page connects to the daemon that served it",
           wait_until(lambda: "connected" in text(d, "#status")), text(d, "#status"))
     listed = wait_until(lambda: js(d, "return [...document.querySelectorAll('.tree-list li')].map(e => e.dataset.tree)"))
-    check("tree list shows the six example trees", listed and len(listed) == 6 and "laziness" in listed, listed)
+    check("tree list shows the seven example trees", listed and len(listed) == 7 and "laziness" in listed
+          and "swift-keys" in listed, listed)
 
     # Import: delete the preloaded example, then import it from the page.
     check("example deleted by the script", bob.request({"type": "deleteTree", "tree": "laziness"}).get("type") == "deleted")
@@ -549,6 +550,7 @@ def scenario(d, daemon, artifacts):
                      and value(d, "#key-select") == "CanCheckout"))
 
     reduce_order(d, bob, base, artifacts)
+    swift_keys(d, bob, base, artifacts)
     timeline_and_readers(d, bob, base, artifacts)
     clients_live(d, bob, port)
     replica_under_random_edits(d, bob)
@@ -673,6 +675,92 @@ def reduce_order(d, bob, base, artifacts):
     check("stepping through a nested call highlights the inner node first (it completes first)",
           wait_until(lambda: "current-call" in row_class(d, "group").split()))
     d.save_screenshot(os.path.join(artifacts, "03-reduce-order.png"))
+
+
+def swift_source_lines(d, key, within="#tab-keys"):
+    """The numbered lines the page shows for `key`'s Swift source: [(number, text, highlighted)]."""
+    return js(d, """
+        const view = document.querySelector(`${arguments[0]} .swift-source[data-key="${arguments[1]}"]`);
+        if (!view || !view.getClientRects().length) return null;
+        return [...view.querySelectorAll('.src-line')].map(l => [Number(l.querySelector('.ln').textContent),
+            l.querySelector('code').textContent, l.classList.contains('highlighted')]);""", within, key)
+
+
+def swift_keys(d, bob, base, artifacts):
+    """The example whose keys are written in Swift: the Keys tab shows each key's source with line numbers, and
+    stepping through the reduce order highlights the reduce function of the stepped call's key."""
+    example = json.load(open(os.path.join(ROOT, "config/examples/swift-keys.json")))
+    sources = {k["key"]: k["swift"] for k in example["keys"]}
+    d.get(base + "#tree=swift-keys&tab=keys")
+    d.refresh()
+    shown = wait_until(lambda: swift_source_lines(d, "MaxHeightKey"))
+    want = sources["MaxHeightKey"].rstrip("\n").split("\n")
+    check("the Keys tab shows the Swift source of MaxHeightKey, line by line",
+          shown and [t for _, t, _ in shown] == [t or " " for t in want], shown)
+    check("each source line carries its number", shown and [n for n, _, _ in shown] == list(range(1, len(want) + 1)),
+          shown)
+    kinds = js(d, "return [...document.querySelectorAll('#keys-table tbody tr')].map(r => [r.dataset.key,"
+                  " r.querySelector('.kind').textContent])")
+    check("the Keys tab names the kind of each key",
+          kinds == [["MaxHeightKey", "Swift"], ["BoundsKey", "Swift"]], kinds)
+    font = js(d, "return getComputedStyle(document.querySelector('.swift-source code')).fontFamily")
+    check("the source is set in a monospace font", font and "mono" in font.lower(), font)
+
+    def reduce_range(source):
+        lines = source.split("\n")
+        start = next(i for i, t in enumerate(lines) if "static func reduce" in t) + 1
+        end = next(i for i, t in enumerate(lines) if i >= start and t == "    }") + 1  # the brace that closes it
+        return list(range(start, end + 1))
+
+    for key in ["MaxHeightKey", "BoundsKey"]:
+        d.get(base + f"#tree=swift-keys&key={key}&tab=order")
+        d.refresh()
+        check(f"{key}: the reduce order has calls", wait_until(lambda: text(d, "#step-label").startswith("call 1 of")),
+              text(d, "#step-label"))
+        settle(d)
+        click(d, "#step-next")
+        wait_until(lambda: text(d, "#step-label").startswith("call 2 of"))
+        lit = wait_until(lambda: [n for n, _, h in (swift_source_lines(d, key, "#order-swift") or []) if h])
+        check(f"{key}: stepping a reduce call highlights the lines of its reduce function",
+              lit == reduce_range(sources[key]), (lit, reduce_range(sources[key])))
+        check(f"{key}: the first highlighted line is the static func reduce",
+              lit and "static func reduce" in sources[key].split("\n")[lit[0] - 1])
+        tab(d, "keys")
+        lit_here = wait_until(lambda: {k: [n for n, _, h in (swift_source_lines(d, k) or []) if h] for k in sources}
+                              if swift_source_lines(d, key) else None)
+        other = "BoundsKey" if key == "MaxHeightKey" else "MaxHeightKey"
+        check(f"{key}: the Keys tab highlights the stepped key's reduce and not the other key's",
+              lit_here and lit_here[key] == reduce_range(sources[key]) and lit_here[other] == [], lit_here)
+        if key == "MaxHeightKey":
+            d.save_screenshot(os.path.join(artifacts, "04-swift-key.png"))
+
+    # The source is user text: markup in it is shown, never parsed.
+    source = 'struct Evil: PreferenceKey { // <b id="injected">bold</b>\n    static var defaultValue = 0\n' \
+             '    static func reduce(value: inout Int, nextValue: () -> Int) { value += nextValue() }\n}\n'
+    created = bob.request({"type": "createTree", "tree": "swift-markup", "keys": [{"key": "Evil", "swift": source}]})
+    check("a tree with a Swift key whose comment holds markup", created.get("type") == "created", created)
+    d.get(base + "#tree=swift-markup&tab=keys")
+    d.refresh()
+    shown = wait_until(lambda: swift_source_lines(d, "Evil"))
+    check("markup in Swift source is shown as text", shown and '<b id="injected">' in shown[0][1]
+          and not js(d, "return !!document.getElementById('injected')"), shown)
+
+    # A Swift key that does not compile, declared from the page: the error lists every diagnostic's line:column.
+    bad = "struct Broken: PreferenceKey {\n    static var defaultValue: Int = missingOne\n" \
+          "    static func reduce(value: inout Int, nextValue: () -> Int) { value += missingTwo }\n}"
+    answer = bob.edit("swift-markup", [{"op": "declareKey", "key": "Broken", "swift": bad}])
+    want = [f"{x['line']}:{x['column']}: {x['message']}" for x in answer.get("diagnostics", [])]
+    check("the daemon answers the broken key with two diagnostics", answer.get("code") == "compile_error"
+          and len(want) == 2, answer)
+    js(d, "const t = document.getElementById('swift-key-source'); t.value = arguments[0];"
+          "t.dispatchEvent(new Event('input'));", bad)
+    click(d, "#swift-key-form button[type=submit]")
+    listed = wait_until(lambda: js(d, "const t = [...document.querySelectorAll('.toast.error')].find(t =>"
+                                      " t.textContent.includes('compile_error'));"
+                                      "return t ? [...t.querySelectorAll('.diagnostics li')].map(l => l.textContent)"
+                                      " : null"))
+    check("the page's error lists each diagnostic as line:column: message", listed == want, (listed, want))
+    d.save_screenshot(os.path.join(artifacts, "04-swift-diagnostics.png"))
 
 
 def timeline_and_readers(d, bob, base, artifacts):

@@ -10,6 +10,7 @@ import { TreeView } from './treeview.mjs';
 import { h, fill } from './dom.mjs';
 import * as panels from './panels.mjs';
 import { readHash, writeHash } from './hash.mjs';
+import { errorDetails } from './swiftsource.mjs';
 
 const HISTORY_ON_OPEN = 500;
 const $ = (id) => document.getElementById(id);
@@ -161,12 +162,12 @@ function receive(msg) {
         case 'rejected': {
             const pending = state.pending.get(msg.seq);
             state.pending.delete(msg.seq);
-            toast(`edit rejected — ${msg.code}: ${msg.message}`, 'error');
+            toast(`edit rejected — ${msg.code}: ${msg.message}`, 'error', errorDetails(msg));
             if (pending) render();
             break;
         }
         case 'error':
-            if (msg.code !== 'unauthorized') toast(`${msg.code}: ${msg.message}`, 'error');
+            if (msg.code !== 'unauthorized') toast(`${msg.code}: ${msg.message}`, 'error', errorDetails(msg));
             break;
         default:
             break;
@@ -359,7 +360,7 @@ async function createTree(body) {
         await refreshTrees();
         selectTree(body.tree);
     } catch (error) {
-        toast(`create failed — ${error.reply?.code || ''}: ${error.message}`, 'error');
+        toast(`create failed — ${error.reply?.code || ''}: ${error.message}`, 'error', errorDetails(error.reply));
     }
 }
 
@@ -457,9 +458,13 @@ function currentCalls() {
     return callsShown.calls;
 }
 
-function currentCallNode() {
+function currentCall() {
     const calls = currentCalls().calls;
-    return calls.length ? calls[Math.min(state.step, calls.length - 1)].event.node : null;
+    return calls.length ? calls[Math.min(state.step, calls.length - 1)] : null;
+}
+
+function currentCallNode() {
+    return currentCall()?.event.node ?? null;
 }
 
 // MARK: Rendering
@@ -517,6 +522,7 @@ function panelContext() {
         state,
         session: state.conn?.session,
         calls: state.tab === 'order' ? currentCalls() : null,
+        currentCall: state.tab === 'order' || state.tab === 'keys' ? currentCall() : null,
         traceVersion: traceVersion(),
         edit,
         select,
@@ -583,8 +589,10 @@ function renderLegend() {
     );
 }
 
-function toast(text, kind = 'info') {
-    const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+/** A notice; `details` (a Swift error's diagnostics, say) are listed under the text, one per line. */
+function toast(text, kind = 'info', details = []) {
+    const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text,
+        details.length ? h('ul', { class: 'diagnostics' }, details.map((d) => h('li', {}, d))) : null);
     $('toasts').append(el);
     setTimeout(() => el.remove(), kind === 'error' ? 8000 : 4000);
 }

@@ -3,6 +3,7 @@
 
 import { h, fill, short, pretty, parseJSON } from './dom.mjs';
 import { compact } from './reduceorder.mjs';
+import { isSwiftKey, keyKind, reduceLines, sourceView, errorDetails } from './swiftsource.mjs';
 
 const MAX_CALLS = 2000;
 const REDUCERS = ['last', 'first', 'sum', 'max', 'min', 'and', 'or', 'append', 'merge', 'firstNonNull', 'priority', 'nest'];
@@ -122,7 +123,7 @@ export function renderNode(el, ctx) {
                     const v = await ctx.state.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
                     probeOut.textContent = v.present ? `= ${JSON.stringify(v.value)} (v${v.version})` : `absent (v${v.version})`;
                 } catch (error) {
-                    probeOut.textContent = error.message;
+                    probeOut.textContent = [error.message, ...errorDetails(error.reply)].join(' — ');
                 }
             }),
         }, h('span', {}, 'Probe'), probeKey, h('button', { type: 'submit' }, 'Evaluate here'), probeOut) : null,
@@ -217,11 +218,21 @@ export function renderOrder(el, ctx) {
             h('span', { id: 'step-label' }, `call ${step + 1} of ${n}`))
             : h('p', { class: 'note' }, 'No reduce calls: every fold had at most one present value, or nothing was requested.'),
         h('ol', { class: 'calls', id: 'reduce-calls' }, calls.roots.map(item)),
+        n ? currentSwiftSource(state.replica, calls.calls[step].event.key) : null,
         n > MAX_CALLS ? h('p', { class: 'note' }, `The first ${MAX_CALLS} of ${n} calls are listed; pick a key to narrow.`) : null,
         fires.length ? h('h4', {}, 'Readers fired') : null,
         fires.length ? h('ul', { class: 'fires' }, fires.map((f) => h('li', {}, h('span', { class: 'id' }, f.reader), ` ${f.key} = `, f.present ? h('code', {}, JSON.stringify(f.value)) : h('em', {}, 'absent')))) : null,
     );
     el.querySelector('.call.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** The Swift source of `key` with its reduce function highlighted, for the call being stepped; null for catalog keys. */
+function currentSwiftSource(replica, key) {
+    const declaration = replica.keys.get(key);
+    if (!isSwiftKey(declaration)) return null;
+    return h('section', { class: 'swift-call', id: 'order-swift' },
+        h('h4', {}, `${key}.reduce(value:nextValue:) — Swift`),
+        sourceView(declaration.swift, { highlight: reduceLines(declaration.swift), key }));
 }
 
 // MARK: Readers
@@ -320,13 +331,35 @@ export function renderKeys(el, ctx) {
     const name = h('input', { id: 'key-name', placeholder: 'key name', required: true });
     const reducer = h('select', { id: 'key-reducer' }, REDUCERS.map((r) => h('option', { value: r }, r)));
     const defaultValue = h('input', { id: 'key-default', placeholder: 'default (JSON)', value: '0' });
+    const swiftArea = h('textarea', { id: 'swift-key-source', rows: 6, spellcheck: false, placeholder: 'struct K: PreferenceKey { … } (Swift)' });
+    const declarations = [...state.replica.keys.values()];
+    // The key of the reduce call being stepped in the Reduce order tab: its reduce function is highlighted here too.
+    const stepped = ctx.currentCall?.event.key;
     fill(el,
         h('table', { class: 'grid', id: 'keys-table' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'reducer'), h('th', {}, 'default'))),
-            h('tbody', {}, [...state.replica.keys.values()].map((k) => h('tr', {}, h('td', {}, k.key), h('td', {}, k.reducer), h('td', {}, JSON.stringify(k.default)))))),
+            h('thead', {}, h('tr', {}, h('th', {}, 'key'), h('th', {}, 'kind'), h('th', {}, 'default'))),
+            h('tbody', {}, declarations.map((k) => h('tr', { dataset: { key: k.key } }, h('td', {}, k.key),
+                h('td', { class: isSwiftKey(k) ? 'kind swift' : 'kind' }, keyKind(k)),
+                h('td', {}, isSwiftKey(k) ? h('em', {}, 'in the source') : JSON.stringify(k.default)))))),
+        declarations.filter(isSwiftKey).map((k) => h('section', { class: 'swift-key', dataset: { key: k.key } },
+            h('h4', {}, `${k.key} — Swift`),
+            sourceView(k.swift, { highlight: stepped === k.key ? reduceLines(k.swift) : null, key: k.key }))),
         h('form', {
             class: 'stack', id: 'key-form',
             onsubmit: guarded(ctx, () => ctx.edit([{ op: 'declareKey', key: name.value.trim(), reducer: reducer.value, default: parseJSON(defaultValue.value, 'the default') }])),
-        }, name, reducer, defaultValue, h('button', { type: 'submit' }, 'Declare key')));
+        }, name, reducer, defaultValue, h('button', { type: 'submit' }, 'Declare key')),
+        h('form', {
+            class: 'stack', id: 'swift-key-form',
+            onsubmit: guarded(ctx, () => {
+                const names = declaredKeyNames(swiftArea.value);
+                if (!names.length) throw new Error('the Swift declares no struct K: PreferenceKey');
+                ctx.edit(names.map((key) => ({ op: 'declareKey', key, swift: swiftArea.value })));
+            }),
+        }, swiftArea, h('button', { type: 'submit' }, 'Declare Swift key')));
+}
+
+/** The names of the structs `source` declares as PreferenceKeys (the daemon compiles and checks them). */
+function declaredKeyNames(source) {
+    return [...source.matchAll(/\bstruct\s+([A-Za-z_][A-Za-z0-9_]*)\s*:[^{]*\bPreferenceKey\b/g)].map((m) => m[1]);
 }
 

@@ -189,7 +189,9 @@ export class Replica {
                 break;
             }
             case 'declareKey':
-                this.keys.set(op.key, { key: op.key, reducer: op.reducer, default: op.default });
+                // A Swift key travels as its source (docs/protocol.md, "Keys written in Swift").
+                this.keys.set(op.key, typeof op.swift === 'string' ? { key: op.key, swift: op.swift }
+                    : { key: op.key, reducer: op.reducer, default: op.default });
                 break;
             default:
                 throw new Error(`unknown op "${op.op}"`);
