@@ -34,7 +34,10 @@ extension Machine {
         stack[base] = receiver
         let n = f.parameterCount - 1
         if args.count != n { throw fault("\(f.name) takes \(n) arguments, got \(args.count)", at: site) }
-        for i in 0..<n { stack[base + 1 + i] = args[i] }
+        for i in 0..<n {
+            stack[base + 1 + i] = args[i]
+            args[i] = .null
+        }
         let result = try run(f, base: base, captures: [], site: site)
         if f.isMutating { receiver = stack[base].unboxed }
         for i in f.inoutParameters where i >= 1 { args[i - 1] = stack[base + i].unboxed }

@@ -156,11 +156,11 @@ extension Compiler {
             }
         }
         if let g = globals[n] { return ConstantExpr(at, g.cell, g.type) }
-        if let fn = program.functions.first(where: { $0.key.hasPrefix(n + "(") })?.value {
+        if let fn = program.functions.filter({ $0.key.hasPrefix(n + "(") }).min(by: { $0.key < $1.key })?.value {
             return FunctionValueExpr(at, fn, .function(fn.parameterTypes, fn.returnType))
         }
-        if let native = Library.shared.functions.first(where: { $0.key.hasPrefix(n + "(") && $0.key.hasSuffix("_:_:)") })?.value
-            ?? Library.shared.functions.first(where: { $0.key.hasPrefix(n + "(") })?.value
+        if let native = Library.shared.functions[n + "(_:_:)"] ?? Library.shared.functions[n + "(_:)"]
+            ?? Library.shared.functions.filter({ $0.key.hasPrefix(n + "(") }).min(by: { $0.key < $1.key })?.value
         {
             return FunctionValueExpr(at, native, .unknown)
         }
@@ -287,7 +287,7 @@ extension Compiler {
             if let nested = program.type(named: "\(info.name).\(n)") {
                 return LiteralExpr(at, .metatype(.named(nested.id)), .metatype(.named(nested.id)))
             }
-            if let f = info.staticMethods.first(where: { $0.key.hasPrefix(n + "(") })?.value {
+            if let f = info.staticMethods.filter({ $0.key.hasPrefix(n + "(") }).min(by: { $0.key < $1.key })?.value {
                 return FunctionValueExpr(at, f, .function(f.parameterTypes, f.returnType))
             }
             let libName = info.kind == .builtin ? info.name : nil

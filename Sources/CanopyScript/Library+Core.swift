@@ -34,11 +34,15 @@ extension Library {
             v = .array(a)
             return .null
         }
+        // Swift's tie rules: max returns its second argument when equal, min its first. A Double next to an Int
+        // makes the result a Double (the literal would have been typed so).
         function("max(_:_:)") { m, args throws(ScriptFault) in
-            try m.less(args[0], args[1], at: m.site) ? args[1] : args[0]
+            let (a, b) = Library.widened(args[0], args[1])
+            return try m.less(b, a, at: m.site) ? a : b
         }
         function("min(_:_:)") { m, args throws(ScriptFault) in
-            try m.less(args[1], args[0], at: m.site) ? args[1] : args[0]
+            let (a, b) = Library.widened(args[0], args[1])
+            return try m.less(b, a, at: m.site) ? b : a
         }
         function("abs(_:)") { m, args throws(ScriptFault) in
             switch args[0] {
@@ -53,5 +57,14 @@ extension Library {
             throw m.fault("Fatal error: " + (args.first.map { m.describe($0) } ?? ""))
         }
         function("fatalError()") { m, _ throws(ScriptFault) in throw m.fault("Fatal error") }
+    }
+
+    /// Two numbers of one kind: an Int beside a Double becomes a Double.
+    static func widened(_ a: Value, _ b: Value) -> (Value, Value) {
+        switch (a, b) {
+        case (.int(let x), .double): return (.double(Double(x)), b)
+        case (.double, .int(let y)): return (a, .double(Double(y)))
+        default: return (a, b)
+        }
     }
 }

@@ -173,7 +173,11 @@ final class Machine {
             args = items
         }
         let given = min(args.count, f.parameterCount - p)
-        for i in 0..<given { stack[base + p + i] = args[i] }
+        for i in 0..<given {
+            // Moved, not copied: an inout accumulator (`reduce(into:)`) must have one owner to grow in place.
+            stack[base + p + i] = args[i]
+            args[i] = .null
+        }
         if given < f.parameterCount - p {
             throw fault("\(f.name) takes \(f.parameterCount - p) arguments, got \(args.count)", at: site)
         }

@@ -13,7 +13,7 @@ public struct Script: @unchecked Sendable {  // the program is immutable once co
     /// Calls the top-level function `name` (a full name such as `f(_:x:)`, or a base name when it is unique)
     /// with `arguments` decoded to its parameter types; returns its result encoded.
     public func call(_ name: String, _ arguments: [JSON] = [], fuel: Int = 10_000_000) throws(ScriptFault) -> JSON {
-        guard let f = program.functions[name] ?? program.functions.first(where: { $0.key.hasPrefix(name + "(") })?.value
+        guard let f = program.functions[name] ?? program.functions.filter({ $0.key.hasPrefix(name + "(") }).min(by: { $0.key < $1.key })?.value
         else {
             throw ScriptFault(.runtime, "no function \(name)", at: .unknown)
         }

@@ -32,11 +32,11 @@ enum SwiftKeyBench {
         }
         """
 
-    struct Flavor {
+    struct Flavor: Sendable {
         var name: String
         var catalog: KeyDeclaration
         var swiftSource: String
-        var value: (inout SplitMix64, String) -> JSON
+        var value: @Sendable (inout SplitMix64, String) -> JSON
     }
 
     static let flavors: [Flavor] = [
