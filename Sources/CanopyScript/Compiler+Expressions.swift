@@ -414,7 +414,8 @@ extension Compiler {
         switch p.operator.text {
         case "-":
             if let l = operand as? LiteralExpr {
-                if case .int(let i) = l.value { return LiteralExpr(at, .int(-i), .int) }
+                // `-Int.min` overflows: left to the runtime, which faults instead of trapping the host.
+                if case .int(let i) = l.value, i != .min { return LiteralExpr(at, .int(-i), .int) }
                 if case .double(let d) = l.value { return LiteralExpr(at, .double(-d), .double) }
             }
             return PrefixExpr(at, .negate, operand, operand.type)
