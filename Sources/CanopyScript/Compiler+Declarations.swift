@@ -454,13 +454,17 @@ extension Compiler {
     }
 
     /// Methods and aliases from protocol extensions, for the types that conform and do not declare their own.
+    /// Runs before bodies compile, so they can use inherited members, and again after, for inferred types.
     func inheritProtocolDefaults() {
         for t in program.types where t.kind == .structure || t.kind == .enumeration {
-            for p in t.conformances.sorted() {
-                guard let pt = program.type(named: p), pt.kind == .protocolType else { continue }
-                for (n, f) in pt.methods where t.methods[n] == nil { t.methods[n] = f }
+            // The most refined protocol first: its defaults win over those of the protocols it refines.
+            let protocols = t.conformances.compactMap { program.type(named: $0) }.filter { $0.kind == .protocolType }
+                .sorted { ($0.conformances.count, $1.name) > ($1.conformances.count, $0.name) }
+            for pt in protocols {
+                // A stored property meets a property requirement (`var name: String { get }`) itself.
+                for (n, f) in pt.methods where t.methods[n] == nil && t.fieldIndex[n] == nil { t.methods[n] = f }
                 for (n, f) in pt.staticMethods where t.staticMethods[n] == nil { t.staticMethods[n] = f }
-                for (n, c) in pt.staticConstants where t.staticConstants[n] == nil {
+                for (n, c) in pt.staticConstants where t.staticConstants[n] == nil || t.staticConstants[n] == c {
                     t.staticConstants[n] = c
                     t.staticTypes[n] = pt.staticTypes[n]
                 }

@@ -37,3 +37,12 @@ func isDouble(_ value: JSON) -> Bool {
     if case .double = value { return true }
     return false
 }
+
+/// The result of `run`, or the error as a string, so a failing `#expect` shows what came out.
+func result(_ source: String, _ function: String = "f", _ arguments: [JSON] = []) -> JSON {
+    do {
+        return try run(source, function, arguments)
+    } catch {
+        return .string("error: \(error)")
+    }
+}
