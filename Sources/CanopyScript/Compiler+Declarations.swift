@@ -81,18 +81,21 @@ extension Compiler {
         var members: MemberBlockItemListSyntax?
         var info: TypeInfo?
         if let s = decl.as(StructDeclSyntax.self) {
-            info = newType(qualified(s.name.text), .structure, s)
+            info = newType(qualified(s.name.text), .structure, s, parent: parent)
             members = s.memberBlock.members
         } else if let e = decl.as(EnumDeclSyntax.self) {
-            info = newType(qualified(e.name.text), .enumeration, e)
+            info = newType(qualified(e.name.text), .enumeration, e, parent: parent)
             members = e.memberBlock.members
         } else if let p = decl.as(ProtocolDeclSyntax.self) {
-            info = newType(qualified(p.name.text), .protocolType, p)
+            info = newType(qualified(p.name.text), .protocolType, p, parent: parent)
             members = p.memberBlock.members
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
             // Nested types declared in an extension belong to the extended type.
             let name = x.extendedType.trimmedDescription
-            for m in flatten(x.memberBlock.members) { declareType(m, prefix: qualifiedTypeName(name), parent: nil) }
+            let extended = qualifiedTypeName(name)
+            for m in flatten(x.memberBlock.members) {
+                declareType(m, prefix: extended, parent: program.typeIndex[extended])
+            }
             return
         } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
             error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
@@ -102,11 +105,12 @@ extension Compiler {
         for m in flatten(members) { declareType(m, prefix: info.name, parent: info.id) }
     }
 
-    private func newType(_ name: String, _ kind: TypeInfo.Kind, _ node: some SyntaxProtocol) -> TypeInfo {
+    /// A new type; `parent` is the type it is nested in, whose nested types and aliases its members see.
+    private func newType(_ name: String, _ kind: TypeInfo.Kind, _ node: some SyntaxProtocol, parent: TypeID?) -> TypeInfo {
         if let existing = program.typeIndex[name], program.types[existing].kind != .builtin {
             error(node, "invalid redeclaration of '\(name)'")
         }
-        return addType(name, kind, at: loc(node), parent: nil)
+        return addType(name, kind, at: loc(node), parent: parent)
     }
 
     /// The qualified name of a type written in an extension (`A.B`), or the name itself.
