@@ -211,7 +211,10 @@ extension Compiler {
             info.conformances.insert(name)
         }
         let genericSet = Set(info.genericParameters)
+        let hadExplicitInit = info.hasExplicitInit
         for m in flatten(members) { declareMember(m, in: info, generics: genericSet) }
+        // As in Swift, an init declared in an extension keeps the memberwise initializer.
+        if decl.is(ExtensionDeclSyntax.self) { info.hasExplicitInit = hadExplicitInit }
         if info.kind == .enumeration { assignRawValues(info) }
     }
 
@@ -319,7 +322,7 @@ extension Compiler {
         fn.parameterCount = 1
         fn.slotCount = 1
         fn.parameterLabels = [nil]
-        fn.parameterTypes = [.named(info.id)]
+        fn.parameterTypes = [selfTypeRef(info)]
         fn.returnType = b.typeAnnotation.map { resolveType($0.type, in: info.id, generics: generics) } ?? .unknown
         info.methods[name] = fn
         var getterBody: CodeBlockItemListSyntax?
