@@ -147,6 +147,12 @@ extension Compiler {
                             at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
                             getter.returnType)
                     }
+                    // `count` in `extension Array`: a library property of self.
+                    if info.kind == .builtin, !Library.shared.site(n, labels: [], trailing: 0, property: true).isEmpty,
+                        let me = variable("self", at)
+                    {
+                        return instanceMember(me, n, node, at: at)
+                    }
                 }
                 if let ci = info.staticConstants[n] {
                     return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
@@ -165,6 +171,14 @@ extension Compiler {
             return FunctionValueExpr(at, native, .unknown)
         }
         if let t = lookupType(n, from: context.selfType) { return LiteralExpr(at, .metatype(.named(t.id)), .metatype(.named(t.id))) }
+        // An operator as a function value: `combine(a, b, using: +)`, `reduce(0, +)`.
+        if let op = BinaryOp(rawValue: n), op != .halfOpen, op != .closed {
+            let f = NativeFunction(n) { m, args throws(ScriptFault) in
+                guard args.count == 2 else { throw m.fault("operator '\(n)' takes 2 arguments, got \(args.count)") }
+                return try m.binary(op, args[0], args[1], at: m.site)
+            }
+            return FunctionValueExpr(at, f, .unknown)
+        }
         if n == "Anchor" || n == "GeometryProxy" { return bad(node, "'\(n)' needs layout, which Canopy does not do") }
         return bad(node, "cannot find '\(n)' in scope")
     }
