@@ -140,7 +140,7 @@ extension Compiler {
                 let info = program.types[s]
                 if first && !context.isStatic {
                     if let fi = info.fieldIndex[n], let me = variable("self", at) {
-                        return FieldExpr(at, base: me, index: fi, name: n, info.fields[fi].type)
+                        return FieldExpr(at, base: me, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
                     }
                     if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
                         return MethodCallExpr(
@@ -318,7 +318,9 @@ extension Compiler {
         switch base.type {
         case .named(let id):
             let info = program.types[id]
-            if let fi = info.fieldIndex[n] { return FieldExpr(at, base: base, index: fi, name: n, info.fields[fi].type) }
+            if let fi = info.fieldIndex[n] {
+                return FieldExpr(at, base: base, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
+            }
             if let getter = info.methods[n] {
                 return MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
@@ -556,6 +558,11 @@ extension Compiler {
         return CompoundAssignExpr(loc(i), place, op, value, custom: custom, targetType: target.type)
     }
 
+    /// Whether field `i` of `info` is a `let` and the code being compiled is not one of the type's initializers.
+    func isLetOutsideInit(_ info: TypeInfo, _ i: Int) -> Bool {
+        info.fields[i].isLet && !context.function.name.hasPrefix(info.name + ".init(")
+    }
+
     func cannotAssign(_ target: Expr, _ node: ExprSyntax) -> String {
         if target is ConstantExpr {
             return "cannot assign to static property '\(node.trimmedDescription)': there is no global mutable state "
@@ -563,6 +570,9 @@ extension Compiler {
         }
         if let l = target as? LocalExpr, !l.mutable {
             return "cannot assign to value: '\(node.trimmedDescription)' is a 'let' constant"
+        }
+        if let f = target as? FieldExpr, f.readOnly {
+            return "cannot assign to property: '\(f.name)' is a 'let' constant"
         }
         if target is FieldExpr || target is DynamicMemberExpr {
             return "cannot assign to property: '\(node.trimmedDescription)' is a 'let' constant or 'self' is immutable "
