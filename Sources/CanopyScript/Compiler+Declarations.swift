@@ -357,7 +357,11 @@ extension Compiler {
             case .getter(let items): body = items
             case .accessors(let list): body = list.first { $0.accessorSpecifier.text == "get" }?.body?.statements
             }
-            guard let body else { return error(b, "\(name) needs a getter") }
+            guard let body else {
+                // A protocol's requirement (`static var symbol: String { get }`): the conforming types declare it.
+                if owner?.kind == .protocolType { return }
+                return error(b, "\(name) needs a getter")
+            }
             let fn = Function(name: cell.name, location: loc(b))
             fn.returnType = type
             compileLater(first: true) { c in

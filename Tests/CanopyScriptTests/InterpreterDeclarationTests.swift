@@ -42,6 +42,64 @@ import Testing
         #expect(result(source) == [9, 11, -5, 5])
     }
 
+    @Test func anInitInAnExtensionKeepsTheMemberwiseInit() throws {
+        let source = """
+            struct Size2 { var w: Int; var h: Int }
+            extension Size2 {
+                init(square: Int) {
+                    w = square
+                    h = square
+                }
+            }
+            func f() -> [Int] {
+                let a = Size2(w: 1, h: 2)
+                let b = Size2(square: 3)
+                return [a.w, a.h, b.w, b.h]
+            }
+            """
+        #expect(result(source) == [1, 2, 3, 3])
+    }
+
+    @Test func protocolStaticRequirementsAndDefaults() throws {
+        let source = """
+            protocol Unit {
+                static var symbol: String { get }
+                static func scale() -> Int
+            }
+            extension Unit {
+                static func scale() -> Int { 1 }
+            }
+            struct Meter: Unit { static let symbol = "m" }
+            struct Kilo: Unit {
+                static var symbol: String { "km" }
+                static func scale() -> Int { 1000 }
+            }
+            func f() -> [String] { [Meter.symbol, Kilo.symbol, "\\(Meter.scale())", "\\(Kilo.scale())"] }
+            """
+        #expect(result(source) == ["m", "km", "1", "1000"])
+    }
+
+    @Test(.disabled("static members of Self in a protocol extension are bound statically: no Self at run time"))
+    func protocolExtensionStaticsDispatchOnSelf() throws {
+        let source = """
+            protocol Unit {
+                static var symbol: String { get }
+                static func scale() -> Int
+            }
+            extension Unit {
+                static func scale() -> Int { 1 }
+                static func label(_ n: Int) -> String { "\\(n * scale())\\(symbol)" }
+            }
+            struct Meter: Unit { static let symbol = "m" }
+            struct Kilo: Unit {
+                static var symbol: String { "km" }
+                static func scale() -> Int { 1000 }
+            }
+            func f() -> [String] { [Meter.label(2), Kilo.label(3)] }
+            """
+        #expect(result(source) == ["2m", "3000km"])
+    }
+
     @Test func computedPropertiesMethodsAndMutatingMethods() throws {
         let source = """
             struct Counter {
