@@ -167,8 +167,10 @@ final class MethodCallExpr: Expr {
             defer { m.site = saved }
             return try native.body(m, &recv, values)
         }
-        // A stored property holding a closure: `rule.check(x)`.
         if case .record(let id, let fields) = recv, let i = m.program.types[id].fieldIndex[name] {
+            // A protocol's property requirement met by a stored property: `rule.name`, `name` in an extension.
+            if fullName == name { return fields[i] }
+            // A stored property holding a closure: `rule.check(x)`.
             return try m.call(value: fields[i], values, site: location)
         }
         throw m.fault("value of type \(m.typeName(of: recv)) has no member '\(fullName)'", at: location)

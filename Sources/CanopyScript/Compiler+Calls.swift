@@ -48,6 +48,10 @@ extension Compiler {
                 a += 1
             } else if let d = fn.defaults[p] {
                 out.append(.value(d))
+            } else if a < args.count && args.count == fn.parameterCount - first {
+                let have = args.map { ($0.label ?? "_") + ":" }.joined()
+                let want = fn.parameterLabels[first...].map { ($0 ?? "_") + ":" }.joined()
+                return ([], "incorrect argument labels in call to \(fn.name) (have '\(have)', expected '\(want)')")
             } else {
                 return ([], "missing argument for parameter '\(label ?? "_")' in call to \(fn.name)")
             }
@@ -76,7 +80,10 @@ extension Compiler {
         let labels = args.map(\.label)
         if let exact = candidates[Compiler.fullName(base, labels)] { return exact }
         let options = candidates.filter { $0.key.hasPrefix(base + "(") }.sorted { $0.key < $1.key }.map(\.value)
-        return options.first { fits($0, args, skipSelf: skipSelf) } ?? options.first { $0.parameterCount - (skipSelf && $0.hasSelf ? 1 : 0) >= args.count }
+        // With no fit, the closest one, so the diagnostic names what is wrong with the arguments.
+        return options.first { fits($0, args, skipSelf: skipSelf) }
+            ?? options.first { $0.parameterCount - (skipSelf && $0.hasSelf ? 1 : 0) >= args.count }
+            ?? (base == "init" ? nil : options.first)
     }
 
     func call(_ c: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {

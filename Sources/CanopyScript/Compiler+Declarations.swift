@@ -81,18 +81,21 @@ extension Compiler {
         var members: MemberBlockItemListSyntax?
         var info: TypeInfo?
         if let s = decl.as(StructDeclSyntax.self) {
-            info = newType(qualified(s.name.text), .structure, s)
+            info = newType(qualified(s.name.text), .structure, s, parent: parent)
             members = s.memberBlock.members
         } else if let e = decl.as(EnumDeclSyntax.self) {
-            info = newType(qualified(e.name.text), .enumeration, e)
+            info = newType(qualified(e.name.text), .enumeration, e, parent: parent)
             members = e.memberBlock.members
         } else if let p = decl.as(ProtocolDeclSyntax.self) {
-            info = newType(qualified(p.name.text), .protocolType, p)
+            info = newType(qualified(p.name.text), .protocolType, p, parent: parent)
             members = p.memberBlock.members
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
             // Nested types declared in an extension belong to the extended type.
             let name = x.extendedType.trimmedDescription
-            for m in flatten(x.memberBlock.members) { declareType(m, prefix: qualifiedTypeName(name), parent: nil) }
+            let extended = qualifiedTypeName(name)
+            for m in flatten(x.memberBlock.members) {
+                declareType(m, prefix: extended, parent: program.typeIndex[extended])
+            }
             return
         } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
             error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
@@ -102,11 +105,12 @@ extension Compiler {
         for m in flatten(members) { declareType(m, prefix: info.name, parent: info.id) }
     }
 
-    private func newType(_ name: String, _ kind: TypeInfo.Kind, _ node: some SyntaxProtocol) -> TypeInfo {
+    /// A new type; `parent` is the type it is nested in, whose nested types and aliases its members see.
+    private func newType(_ name: String, _ kind: TypeInfo.Kind, _ node: some SyntaxProtocol, parent: TypeID?) -> TypeInfo {
         if let existing = program.typeIndex[name], program.types[existing].kind != .builtin {
             error(node, "invalid redeclaration of '\(name)'")
         }
-        return addType(name, kind, at: loc(node), parent: nil)
+        return addType(name, kind, at: loc(node), parent: parent)
     }
 
     /// The qualified name of a type written in an extension (`A.B`), or the name itself.
@@ -207,7 +211,10 @@ extension Compiler {
             info.conformances.insert(name)
         }
         let genericSet = Set(info.genericParameters)
+        let hadExplicitInit = info.hasExplicitInit
         for m in flatten(members) { declareMember(m, in: info, generics: genericSet) }
+        // As in Swift, an init declared in an extension keeps the memberwise initializer.
+        if decl.is(ExtensionDeclSyntax.self) { info.hasExplicitInit = hadExplicitInit }
         if info.kind == .enumeration { assignRawValues(info) }
     }
 
@@ -315,7 +322,7 @@ extension Compiler {
         fn.parameterCount = 1
         fn.slotCount = 1
         fn.parameterLabels = [nil]
-        fn.parameterTypes = [.named(info.id)]
+        fn.parameterTypes = [selfTypeRef(info)]
         fn.returnType = b.typeAnnotation.map { resolveType($0.type, in: info.id, generics: generics) } ?? .unknown
         info.methods[name] = fn
         var getterBody: CodeBlockItemListSyntax?
@@ -350,7 +357,11 @@ extension Compiler {
             case .getter(let items): body = items
             case .accessors(let list): body = list.first { $0.accessorSpecifier.text == "get" }?.body?.statements
             }
-            guard let body else { return error(b, "\(name) needs a getter") }
+            guard let body else {
+                // A protocol's requirement (`static var symbol: String { get }`): the conforming types declare it.
+                if owner?.kind == .protocolType { return }
+                return error(b, "\(name) needs a getter")
+            }
             let fn = Function(name: cell.name, location: loc(b))
             fn.returnType = type
             compileLater(first: true) { c in
@@ -454,13 +465,17 @@ extension Compiler {
     }
 
     /// Methods and aliases from protocol extensions, for the types that conform and do not declare their own.
+    /// Runs before bodies compile, so they can use inherited members, and again after, for inferred types.
     func inheritProtocolDefaults() {
         for t in program.types where t.kind == .structure || t.kind == .enumeration {
-            for p in t.conformances.sorted() {
-                guard let pt = program.type(named: p), pt.kind == .protocolType else { continue }
-                for (n, f) in pt.methods where t.methods[n] == nil { t.methods[n] = f }
+            // The most refined protocol first: its defaults win over those of the protocols it refines.
+            let protocols = t.conformances.compactMap { program.type(named: $0) }.filter { $0.kind == .protocolType }
+                .sorted { ($0.conformances.count, $1.name) > ($1.conformances.count, $0.name) }
+            for pt in protocols {
+                // A stored property meets a property requirement (`var name: String { get }`) itself.
+                for (n, f) in pt.methods where t.methods[n] == nil && t.fieldIndex[n] == nil { t.methods[n] = f }
                 for (n, f) in pt.staticMethods where t.staticMethods[n] == nil { t.staticMethods[n] = f }
-                for (n, c) in pt.staticConstants where t.staticConstants[n] == nil {
+                for (n, c) in pt.staticConstants where t.staticConstants[n] == nil || t.staticConstants[n] == c {
                     t.staticConstants[n] = c
                     t.staticTypes[n] = pt.staticTypes[n]
                 }

@@ -140,12 +140,18 @@ extension Compiler {
                 let info = program.types[s]
                 if first && !context.isStatic {
                     if let fi = info.fieldIndex[n], let me = variable("self", at) {
-                        return FieldExpr(at, base: me, index: fi, name: n, info.fields[fi].type)
+                        return FieldExpr(at, base: me, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
                     }
                     if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
                         return MethodCallExpr(
                             at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
                             getter.returnType)
+                    }
+                    // `count` in `extension Array`: a library property of self.
+                    if info.kind == .builtin, !Library.shared.site(n, labels: [], trailing: 0, property: true).isEmpty,
+                        let me = variable("self", at)
+                    {
+                        return instanceMember(me, n, node, at: at)
                     }
                 }
                 if let ci = info.staticConstants[n] {
@@ -165,6 +171,14 @@ extension Compiler {
             return FunctionValueExpr(at, native, .unknown)
         }
         if let t = lookupType(n, from: context.selfType) { return LiteralExpr(at, .metatype(.named(t.id)), .metatype(.named(t.id))) }
+        // An operator as a function value: `combine(a, b, using: +)`, `reduce(0, +)`.
+        if let op = BinaryOp(rawValue: n), op != .halfOpen, op != .closed {
+            let f = NativeFunction(n) { m, args throws(ScriptFault) in
+                guard args.count == 2 else { throw m.fault("operator '\(n)' takes 2 arguments, got \(args.count)") }
+                return try m.binary(op, args[0], args[1], at: m.site)
+            }
+            return FunctionValueExpr(at, f, .unknown)
+        }
         if n == "Anchor" || n == "GeometryProxy" { return bad(node, "'\(n)' needs layout, which Canopy does not do") }
         return bad(node, "cannot find '\(n)' in scope")
     }
@@ -304,7 +318,9 @@ extension Compiler {
         switch base.type {
         case .named(let id):
             let info = program.types[id]
-            if let fi = info.fieldIndex[n] { return FieldExpr(at, base: base, index: fi, name: n, info.fields[fi].type) }
+            if let fi = info.fieldIndex[n] {
+                return FieldExpr(at, base: base, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
+            }
             if let getter = info.methods[n] {
                 return MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
@@ -414,7 +430,8 @@ extension Compiler {
         switch p.operator.text {
         case "-":
             if let l = operand as? LiteralExpr {
-                if case .int(let i) = l.value { return LiteralExpr(at, .int(-i), .int) }
+                // `-Int.min` overflows: left to the runtime, which faults instead of trapping the host.
+                if case .int(let i) = l.value, i != .min { return LiteralExpr(at, .int(-i), .int) }
                 if case .double(let d) = l.value { return LiteralExpr(at, .double(-d), .double) }
             }
             return PrefixExpr(at, .negate, operand, operand.type)
@@ -541,6 +558,11 @@ extension Compiler {
         return CompoundAssignExpr(loc(i), place, op, value, custom: custom, targetType: target.type)
     }
 
+    /// Whether field `i` of `info` is a `let` and the code being compiled is not one of the type's initializers.
+    func isLetOutsideInit(_ info: TypeInfo, _ i: Int) -> Bool {
+        info.fields[i].isLet && !context.function.name.hasPrefix(info.name + ".init(")
+    }
+
     func cannotAssign(_ target: Expr, _ node: ExprSyntax) -> String {
         if target is ConstantExpr {
             return "cannot assign to static property '\(node.trimmedDescription)': there is no global mutable state "
@@ -548,6 +570,9 @@ extension Compiler {
         }
         if let l = target as? LocalExpr, !l.mutable {
             return "cannot assign to value: '\(node.trimmedDescription)' is a 'let' constant"
+        }
+        if let f = target as? FieldExpr, f.readOnly {
+            return "cannot assign to property: '\(f.name)' is a 'let' constant"
         }
         if target is FieldExpr || target is DynamicMemberExpr {
             return "cannot assign to property: '\(node.trimmedDescription)' is a 'let' constant or 'self' is immutable "

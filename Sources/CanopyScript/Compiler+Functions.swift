@@ -11,8 +11,11 @@ extension Compiler {
         var generics = Set(owner?.genericParameters ?? [])
         for g in f.genericParameterClause?.parameters ?? [] { generics.insert(g.name.text) }
         let params = f.signature.parameterClause.parameters
-        let labels: [String?] = params.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
         let base = f.name.text
+        // Operator functions take no argument labels: `static func < (a: V, b: V)` is `<(_:_:)`.
+        let isOperator: Bool
+        if case .identifier = f.name.tokenKind { isOperator = false } else { isOperator = true }
+        let labels: [String?] = params.map { isOperator || $0.firstName.text == "_" ? nil : $0.firstName.text }
         let name = Compiler.fullName(base, labels)
         let fn = Function(name: owner.map { "\($0.name).\(name)" } ?? name, location: loc(f))
         fn.isStatic = isStatic || owner == nil
@@ -20,6 +23,7 @@ extension Compiler {
         if fn.isMutating { mutatingNames.insert(base) }
         fn.hasSelf = owner != nil && !fn.isStatic
         setParameters(fn, params, owner: owner, generics: generics)
+        if isOperator { fn.parameterLabels = fn.parameterLabels.map { _ in nil } }
         fn.returnType = f.signature.returnClause.map { resolveType($0.type, in: owner?.id, generics: generics) } ?? .void
         if f.modifiers.contains(where: { $0.name.text == "static" }) == false, owner?.kind == .protocolType, isStatic {
             fn.isStatic = true
@@ -58,7 +62,7 @@ extension Compiler {
         var p = 0
         if fn.hasSelf {
             fn.parameterLabels = [nil]
-            fn.parameterTypes = [owner.map { .named($0.id) } ?? .unknown]
+            fn.parameterTypes = [owner.map(selfTypeRef) ?? .unknown]
             fn.defaults = [nil]
             p = 1
         }

@@ -112,6 +112,24 @@ extension Compiler {
         return .unknown
     }
 
+    /// The type of `self` in a member of `info`: in an extension of a library type, that type itself, so
+    /// `self > limit` in `extension Double` is a comparison of Doubles.
+    func selfTypeRef(_ info: TypeInfo) -> TypeRef {
+        guard info.kind == .builtin else { return .named(info.id) }
+        switch info.name {
+        case "Int": return .int
+        case "Double": return .double
+        case "Bool": return .bool
+        case "String": return .string
+        case "Array": return .array(.unknown)
+        case "Dictionary": return .dictionary(.unknown, .unknown)
+        case "Set": return .set(.unknown)
+        case "Optional": return .optional(.unknown)
+        case "Range": return .range
+        default: return .unknown
+        }
+    }
+
     /// A program or library type by name as written in an expression, looked up from `owner` outward.
     func lookupType(_ name: String, from owner: TypeID?) -> TypeInfo? {
         var scope = owner

@@ -59,6 +59,7 @@ final class Compiler {
         within(user) { declareMembers(user.file.statements, prefix: nil, parent: nil) }
         finishConformances()
         mutatingNames.formUnion(Library.shared.mutatingNames)
+        inheritProtocolDefaults()
         // Pass 3: bodies.
         var i = 0
         while i < pending.count {

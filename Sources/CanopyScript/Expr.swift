@@ -104,11 +104,14 @@ final class FieldExpr: Expr {
     let base: Expr
     let index: Int
     let name: String
+    /// A `let` property outside its type's initializers: it has no place to assign.
+    let readOnly: Bool
 
-    init(_ location: SourceLocation, base: Expr, index: Int, name: String, _ type: TypeRef) {
+    init(_ location: SourceLocation, base: Expr, index: Int, name: String, readOnly: Bool = false, _ type: TypeRef) {
         self.base = base
         self.index = index
         self.name = name
+        self.readOnly = readOnly
         super.init(location, type)
     }
 
@@ -118,7 +121,10 @@ final class FieldExpr: Expr {
         throw m.fault("value has no property \(name)", at: location)
     }
 
-    override var place: Place? { base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) } }
+    override var place: Place? {
+        if readOnly { return nil }
+        return base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) }
+    }
 }
 
 /// A member looked up by name when the receiver's type is only known at run time (an existential, a generic).
