@@ -42,7 +42,9 @@ let package = Package(
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftOperators", package: "swift-syntax"),
             ],
-            swiftSettings: strict),
+            // The interpreter's hot paths mutate the machine's stack through a class; its accesses never overlap
+            // (places move values out before modifying), so the run-time exclusivity checks are pure cost.
+            swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.

@@ -1,3 +1,5 @@
+import CanopyCore
+
 /// The running state of Swift code: a value stack of frames, fuel, depth, and the call stack for faults.
 /// Not shared between threads: one per evaluation (it lives in `ReducerContext.scratch`).
 final class Machine {
@@ -15,7 +17,7 @@ final class Machine {
     let maxDepth: Int
     var depth = 0
     /// Function name and call site of every running frame, outermost first.
-    var frames: [(name: String, site: SourceLocation)] = []
+    var frames: [(function: Function, site: SourceLocation)] = []
     /// The call site a library function was entered from, for faults raised inside it.
     var site = SourceLocation.unknown
     /// Largest string length or collection count a value may reach.
@@ -46,7 +48,7 @@ final class Machine {
         var out: [String] = []
         var at = innermost
         for f in frames.reversed() {
-            out.append("\(f.name) at \(at)")
+            out.append("\(f.function.name) at \(at)")
             at = f.site
         }
         return out
@@ -106,7 +108,7 @@ final class Machine {
         let savedCaptures = self.captures
         fp = base
         self.captures = captures
-        frames.append((f.name, site))
+        frames.append((f, site))
         defer {
             fp = savedFP
             self.captures = savedCaptures
@@ -122,22 +124,23 @@ final class Machine {
 
     /// Calls any callable with `args`; `inout` parameters are written back into `args`.
     func call(_ c: Callable, _ args: inout [Value], site: SourceLocation) throws(ScriptFault) -> Value {
-        switch c {
-        case let f as Function:
-            return try invoke(f, captures: [], receiver: nil, &args, site: site)
-        case let cl as Closure:
+        switch c.kind {
+        case .function:
+            return try invoke(unsafeDowncast(c, to: Function.self), captures: [], receiver: nil, &args, site: site)
+        case .closure:
+            let cl = unsafeDowncast(c, to: Closure.self)
             return try invoke(cl.function, captures: cl.captures, receiver: nil, &args, site: site)
-        case let b as BoundMethod:
+        case .bound:
+            let b = unsafeDowncast(c, to: BoundMethod.self)
             return try invoke(b.function, captures: [], receiver: b.receiver, &args, site: site)
-        case let n as NativeFunction:
+        case .native:
+            let n = unsafeDowncast(c, to: NativeFunction.self)
             let saved = self.site
             self.site = site
             defer { self.site = saved }
             return try n.body(self, args)
-        case let t as NextValueThunk:
-            return try t.value(self)
-        default:
-            throw fault("\(c.displayName) cannot be called", at: site)
+        case .nextValue:
+            return try unsafeDowncast(c, to: NextValueThunk.self).value(self)
         }
     }
 
@@ -201,15 +204,20 @@ final class Machine {
 /// `nextValue` as handed to a key's `reduce`: pulls the engine's sibling on the first call and returns the same
 /// value on later ones.
 final class NextValueThunk: Callable {
-    var pull: (() -> Value)?
+    /// The engine's pull of the next sibling, valid only while its `reduce` runs.
+    var pull: (() -> JSON)?
+    /// The key whose `Value` the sibling's JSON decodes to.
+    unowned(unsafe) var key: ScriptKey?
     var cached: Value?
+
+    init() { super.init(kind: .nextValue) }
 
     override var displayName: String { "nextValue" }
 
     func value(_ m: Machine) throws(ScriptFault) -> Value {
         if let cached { return cached }
-        guard let pull else { throw m.fault("nextValue was called after its reduce returned") }
-        let v = pull()
+        guard let pull, let key else { throw m.fault("nextValue was called after its reduce returned") }
+        let v = key.decodeTrusted(pull())
         cached = v
         return v
     }

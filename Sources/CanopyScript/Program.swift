@@ -109,6 +109,13 @@ struct EnumCaseInfo {
 
 /// Something that can be called: a compiled function, a closure, a bound method or a native.
 class Callable {
+    /// Which subclass this is: the machine switches on it instead of casting, on every call.
+    enum Kind { case function, closure, bound, native, nextValue }
+
+    let kind: Kind
+
+    init(kind: Kind) { self.kind = kind }
+
     var displayName: String { "closure" }
 }
 
@@ -137,6 +144,7 @@ final class Function: Callable {
     init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
+        super.init(kind: .function)
     }
 
     override var displayName: String { name }
@@ -150,6 +158,7 @@ final class Closure: Callable {
     init(_ function: Function, captures: [Box]) {
         self.function = function
         self.captures = captures
+        super.init(kind: .closure)
     }
 
     override var displayName: String { function.name }
@@ -163,6 +172,7 @@ final class BoundMethod: Callable {
     init(_ function: Function, receiver: Value) {
         self.function = function
         self.receiver = receiver
+        super.init(kind: .bound)
     }
 
     override var displayName: String { function.name }
@@ -176,6 +186,7 @@ final class NativeFunction: Callable {
     init(_ name: String, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value) {
         self.name = name
         self.body = body
+        super.init(kind: .native)
     }
 
     override var displayName: String { name }

@@ -78,9 +78,11 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
 
     private func run(_ m: Machine, _ current: Value, _ pull: @escaping () -> JSON) throws(ScriptFault) -> Value {
         let thunk = m.nextThunk()
-        thunk.pull = { [unowned self] in self.decodeTrusted(pull()) }
+        thunk.pull = pull
+        thunk.key = self
         defer {
             thunk.pull = nil
+            thunk.key = nil
             thunk.cached = nil
             m.thunkDepth -= 1
         }
@@ -95,6 +97,14 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
 
     /// Values in the tree were checked when they entered it; decode them without failing.
     func decodeTrusted(_ json: JSON) -> Value {
+        // The common scalar keys decode without the general decoder.
+        switch (valueType, json) {
+        case (.int, .int(let i)): return .int(Int(i))
+        case (.double, .double(let d)): return .double(d)
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.bool, .bool(let b)): return .bool(b)
+        default: break
+        }
         switch program.decode(json, as: valueType) {
         case .success(let v): return v
         case .failure: return program.plain(json)

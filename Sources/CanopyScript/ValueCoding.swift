@@ -6,9 +6,14 @@ import CanopyCore
 /// name or `{"case":…,"values":[…]}`.
 extension Program {
     /// Decodes `json` as a value of type `t`; the error says what did not fit, for `type_mismatch`.
-    func decode(_ json: JSON, as t: TypeRef, path: String = "value") -> Result<Value, CodingMismatch> {
+    func decode(_ json: JSON, as t: TypeRef) -> Result<Value, CodingMismatch> {
+        decode(json, as: t, path: { "value" })
+    }
+
+    /// `path` names the place in the value for messages; it is only built when something does not fit.
+    func decode(_ json: JSON, as t: TypeRef, path: () -> String) -> Result<Value, CodingMismatch> {
         func fail(_ what: String) -> Result<Value, CodingMismatch> {
-            .failure(CodingMismatch(message: "\(path) is \(json.typeName), expected \(what)"))
+            .failure(CodingMismatch(message: "\(path()) is \(json.typeName), expected \(what)"))
         }
         switch t {
         case .unknown, .generic, .opaque: return .success(plain(json))
@@ -33,7 +38,7 @@ extension Program {
             var out: [Value] = []
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                switch decode(item, as: e, path: "\(path)[\(i)]") {
+                switch decode(item, as: e, path: { "\(path())[\(i)]" }) {
                 case .success(let v): out.append(v)
                 case .failure(let f): return .failure(f)
                 }
@@ -52,12 +57,12 @@ extension Program {
                 switch k {
                 case .int:
                     guard let i = Int(m.key) else {
-                        return .failure(CodingMismatch(message: "\(path) has key \"\(m.key)\", expected an Int key"))
+                        return .failure(CodingMismatch(message: "\(path()) has key \"\(m.key)\", expected an Int key"))
                     }
                     key = .int(i)
                 default: key = .string(m.key)
                 }
-                switch decode(m.value, as: v, path: "\(path)[\"\(m.key)\"]") {
+                switch decode(m.value, as: v, path: { "\(path())[\"\(m.key)\"]" }) {
                 case .success(let x): d[key] = x
                 case .failure(let f): return .failure(f)
                 }
@@ -67,7 +72,7 @@ extension Program {
             guard let items = json.array, items.count == ts.count else { return fail(name(of: t)) }
             var out: [Value] = []
             for (i, item) in items.enumerated() {
-                switch decode(item, as: ts[i], path: "\(path).\(i)") {
+                switch decode(item, as: ts[i], path: { "\(path()).\(i)" }) {
                 case .success(let v): out.append(v)
                 case .failure(let f): return .failure(f)
                 }
@@ -85,11 +90,11 @@ extension Program {
         }
     }
 
-    private func decodeNamed(_ json: JSON, _ info: TypeInfo, path: String) -> Result<Value, CodingMismatch> {
+    private func decodeNamed(_ json: JSON, _ info: TypeInfo, path: () -> String) -> Result<Value, CodingMismatch> {
         switch info.kind {
         case .structure:
             guard let o = json.object else {
-                return .failure(CodingMismatch(message: "\(path) is \(json.typeName), expected an object for \(info.name)"))
+                return .failure(CodingMismatch(message: "\(path()) is \(json.typeName), expected an object for \(info.name)"))
             }
             var fields: [Value] = []
             for f in info.fields {
@@ -98,22 +103,22 @@ extension Program {
                         fields.append(.null)
                         continue
                     }
-                    return .failure(CodingMismatch(message: "\(path) has no \"\(f.name)\" for \(info.name)"))
+                    return .failure(CodingMismatch(message: "\(path()) has no \"\(f.name)\" for \(info.name)"))
                 }
-                switch decode(member, as: f.type, path: "\(path).\(f.name)") {
+                switch decode(member, as: f.type, path: { "\(path()).\(f.name)" }) {
                 case .success(let v): fields.append(v)
                 case .failure(let e): return .failure(e)
                 }
             }
             if let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
-                return .failure(CodingMismatch(message: "\(path) has \"\(extra)\", which \(info.name) does not have"))
+                return .failure(CodingMismatch(message: "\(path()) has \"\(extra)\", which \(info.name) does not have"))
             }
             return .success(.record(info.id, fields))
         case .enumeration:
             if info.rawType != nil {
                 let raw = plain(json)
                 if let i = info.cases.firstIndex(where: { $0.rawValue == raw }) { return .success(.enumCase(info.id, i, [])) }
-                return .failure(CodingMismatch(message: "\(path) is \(json.encoded()), not a raw value of \(info.name)"))
+                return .failure(CodingMismatch(message: "\(path()) is \(json.encoded()), not a raw value of \(info.name)"))
             }
             var caseName = json.string
             var payload: [JSON] = []
@@ -122,15 +127,15 @@ extension Program {
                 payload = o["values"]?.array ?? []
             }
             guard let caseName, let i = info.caseIndex[caseName] else {
-                return .failure(CodingMismatch(message: "\(path) is not a case of \(info.name)"))
+                return .failure(CodingMismatch(message: "\(path()) is not a case of \(info.name)"))
             }
             let c = info.cases[i]
             guard payload.count == c.payloadTypes.count else {
-                return .failure(CodingMismatch(message: "\(path): case \(caseName) takes \(c.payloadTypes.count) values"))
+                return .failure(CodingMismatch(message: "\(path()): case \(caseName) takes \(c.payloadTypes.count) values"))
             }
             var values: [Value] = []
             for (j, p) in payload.enumerated() {
-                switch decode(p, as: c.payloadTypes[j], path: "\(path).values[\(j)]") {
+                switch decode(p, as: c.payloadTypes[j], path: { "\(path()).values[\(j)]" }) {
                 case .success(let v): values.append(v)
                 case .failure(let e): return .failure(e)
                 }

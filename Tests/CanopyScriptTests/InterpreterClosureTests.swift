@@ -85,7 +85,7 @@ import Testing
         #expect(result(source) == [10, 2, 50])
     }
 
-    @Test(.disabled("needs Library Array.map")) func keyPathsAsFunctions() throws {
+    @Test func keyPathsAsFunctions() throws {
         let source = """
             struct User { var name: String; var age: Int }
             func f() -> [String] {
@@ -98,8 +98,7 @@ import Testing
         #expect(result(source) == ["a", "b", "4"])
     }
 
-    @Test(.disabled("needs Library Dictionary(_:uniquingKeysWith:), Dictionary.merge"))
-    func uniquingKeysWithAFunctionValue() throws {
+    @Test func uniquingKeysWithAFunctionValue() throws {
         let source = """
             func f() -> [String: Int] {
                 let pairs = [("a", 1), ("b", 5), ("a", 3)]

@@ -59,7 +59,7 @@ import Testing
         #expect(result(source) == [3, 1, 2, 0, 10, 20, -1, -2, 101, 103, 105])
     }
 
-    @Test(.disabled("needs Library Array.enumerated")) func forInOverEnumerated() throws {
+    @Test func forInOverEnumerated() throws {
         let source = """
             func f() -> [String] {
                 var out: [String] = []
