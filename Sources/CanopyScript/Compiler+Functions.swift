@@ -11,7 +11,10 @@ extension Compiler {
         var generics = Set(owner?.genericParameters ?? [])
         for g in f.genericParameterClause?.parameters ?? [] { generics.insert(g.name.text) }
         let params = f.signature.parameterClause.parameters
-        let labels: [String?] = params.map { $0.firstName.text == "_" ? nil : $0.firstName.text }
+        // An operator's parameters have no argument labels: `static func < (lhs: T, rhs: T)` is `<(_:_:)`.
+        var isOperator = true
+        if case .identifier = f.name.tokenKind { isOperator = false }
+        let labels: [String?] = params.map { isOperator || $0.firstName.text == "_" ? nil : $0.firstName.text }
         let base = f.name.text
         let name = Compiler.fullName(base, labels)
         let fn = Function(name: owner.map { "\($0.name).\(name)" } ?? name, location: loc(f))
@@ -20,6 +23,7 @@ extension Compiler {
         if fn.isMutating { mutatingNames.insert(base) }
         fn.hasSelf = owner != nil && !fn.isStatic
         setParameters(fn, params, owner: owner, generics: generics)
+        if isOperator { fn.parameterLabels = fn.parameterLabels.map { _ in nil } }
         fn.returnType = f.signature.returnClause.map { resolveType($0.type, in: owner?.id, generics: generics) } ?? .void
         if f.modifiers.contains(where: { $0.name.text == "static" }) == false, owner?.kind == .protocolType, isStatic {
             fn.isStatic = true
