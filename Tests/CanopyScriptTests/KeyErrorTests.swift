@@ -97,6 +97,29 @@ private let counter = """
         #expect(diagnosticPositions(e2).first?[0] == 1)
     }
 
+    @Test func aDefaultValueOfAnotherTypeThanReduceTakesDoesNotCompile() throws {
+        let source = """
+            struct K: PreferenceKey {
+                static var defaultValue = "none"
+                static func reduce(value: inout Int, nextValue: () -> Int) {
+                    value += nextValue()
+                }
+            }
+            """
+        let e = thrown { _ = try ScriptKeyCompiler().compileKey(named: "K", source: source) }
+        #expect(e?.code == .compileError)
+        #expect(diagnosticPositions(e) == [[3, 5]], "\(e?.details ?? [:])")
+        let typed = """
+            struct K: PreferenceKey {
+                static var defaultValue: [Int] = "none"
+                static func reduce(value: inout [Int], nextValue: () -> [Int]) {}
+            }
+            """
+        let e2 = thrown { _ = try ScriptKeyCompiler().compileKey(named: "K", source: typed) }
+        #expect(e2?.code == .compileError)
+        #expect(diagnosticPositions(e2) == [[2, 38]], "\(e2?.details ?? [:])")
+    }
+
     @Test func aDeclareKeyThatDoesNotCompileRejectsItsBatch() throws {
         var k = try KeyTree(["CountKey": counter], [writer("a", 1, key: "CountKey")])
         let e = thrown {
