@@ -112,14 +112,15 @@ let package = Package(
             swiftSettings: strict),
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
         .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
-        .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore"], swiftSettings: strict),
+        // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
+        .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyServerTests",
             dependencies: [
                 "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
-                .product(name: "Yams", package: "Yams"),
+                "CanopyScript", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -372,6 +372,9 @@ extension Compiler {
             compileLater(first: true) { c in
                 let ctx = c.makeContext(name: cell.name, selfType: owner?.id, isStatic: true, generics: [])
                 let e = c.withContext(ctx) { c.expr(initial, expected: type.isKnown ? type : nil) }
+                if type.isKnown, e.type.isKnown, !c.assignable(e.type, to: type) {
+                    c.error(initial, "cannot convert value of type '\(c.program.name(of: e.type))' to specified type '\(c.program.name(of: type))'")
+                }
                 cell.initializer = ctx.function.slotCount > 0 ? c.wrapInFunction(e, ctx.function) : e
                 if !type.isKnown {
                     type = e.type

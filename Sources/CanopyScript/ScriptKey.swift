@@ -35,6 +35,17 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         }
         var value = t.aliases["Value"] ?? t.staticTypes["defaultValue"] ?? .unknown
         if !value.isKnown, let p = reduce.parameterTypes.first, p.isKnown { value = p }
+        // Swift infers one Value from both: `static var defaultValue = "a"` with `reduce(value: inout Int, …)` does
+        // not conform (an integer literal where a Double is folded is fine: Swift types the literal from context).
+        if let p = reduce.parameterTypes.first, p.isKnown, value.isKnown, p != value, !(p.isNumeric && value.isNumeric) {
+            throw CompileFailure(diagnostics: [
+                Diagnostic(
+                    reduce.location,
+                    "type '\(key)' does not conform to protocol 'PreferenceKey': reduce(value:nextValue:) takes "
+                        + "'\(program.name(of: p))', but Value is '\(program.name(of: value))'")
+            ])
+        }
+        if value == .int, reduce.parameterTypes.first == .double { value = .double }
         self.program = program
         keyType = t
         valueType = value

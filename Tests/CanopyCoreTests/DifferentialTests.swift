@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import CanopyScript
 import Testing
 @testable import CanopyCore
 
@@ -95,6 +96,11 @@ enum Differential {
     static let logBatches = getenv("DIFF_LOG") != nil
     static let seeds: [UInt64] = {
         guard let raw = getenv("DIFF_SEEDS") else { return Array(1...40) }
+        return String(cString: raw).split(separator: ",").compactMap { UInt64($0) }
+    }()
+    /// Seeds of the run with real Swift keys (`DIFF_SEEDS` overrides them too).
+    static let swiftSeeds: [UInt64] = {
+        guard let raw = getenv("DIFF_SEEDS") else { return Array(101...108) }
         return String(cString: raw).split(separator: ",").compactMap { UInt64($0) }
     }()
 
@@ -692,8 +698,14 @@ extension Differential {
         var rng: RNG
         var nextID = 0
         var nextKey = 0
+        /// Values that real Swift keys decode exactly (`SwiftKeySources`): integer numbers, `.any` as `null` or an
+        /// integer, and re-declarations that keep the key's Swift value type.
+        var swiftTyped = false
 
-        init(seed: UInt64) { rng = RNG(seed: seed) }
+        init(seed: UInt64, swiftTyped: Bool = false) {
+            rng = RNG(seed: seed)
+            self.swiftTyped = swiftTyped
+        }
 
         static let staticTypes = ["VStack", "HStack", "ZStack", "Group", "List", "Card"]
         static let leafTypes = ["Text", "Color", "Toggle", "Spacer", "Image"]
@@ -713,7 +725,7 @@ extension Differential {
         mutating func value(_ t: VType) -> JSON {
             switch t {
             case .number:
-                if rng.chance(12) { return .double(rng.pick([0.5, -1.5, 2.25])) }
+                if !swiftTyped && rng.chance(12) { return .double(rng.pick([0.5, -1.5, 2.25])) }
                 return .int(Int64(rng.range(-3...9)))
             case .bool:
                 return .bool(rng.chance(60))
@@ -730,6 +742,8 @@ extension Differential {
             case .priority:
                 if rng.chance(20) { return .null }
                 return ["priority": .int(Int64(rng.range(0...3))), "content": .string(rng.pick(["", "A", "B", "C"]))]
+            case .any where swiftTyped:
+                return rng.chance(35) ? .null : .int(Int64(rng.range(0...9)))
             case .any:
                 switch rng.below(10) {
                 case 0..<3: return .null
@@ -760,7 +774,7 @@ extension Differential {
             let t = vtype(d.catalogReducer!)
             let roll = rng.below(100)
             switch t {
-            case .number where roll < 35: return .add(rng.chance(85) ? .int(Int64(rng.range(-2...10))) : 0.5)
+            case .number where roll < 35: return .add(swiftTyped || rng.chance(85) ? .int(Int64(rng.range(-2...10))) : 0.5)
             case .number where roll < 60: return .multiply(.int(Int64(rng.range(-2...3))))
             case .array where roll < 55:
                 return .append((0..<rng.range(0...2)).map { _ in .int(Int64(rng.range(10...19))) })
@@ -1039,14 +1053,18 @@ extension Differential {
                 if r < 30 {
                     return .declareKey(KeyDeclaration(key: d.key, reducer: d.catalogReducer!, defaultValue: value(vtype(d.catalogReducer!))))
                 } else if r < 58 {
-                    let group = Gen.groups.first { $0.contains(d.catalogReducer!) } ?? Gen.groups[2]
-                    let others = group.filter { $0 != d.catalogReducer! }
+                    let group = Gen.groups.first { $0.contains(d.catalogReducer!) }
+                        ?? (swiftTyped ? [d.catalogReducer!] : Gen.groups[2])
+                    let others = group.count == 1 ? group : group.filter { $0 != d.catalogReducer! }
                     let reducer = rng.pick(others)
                     let def = accepts(vtype(reducer), d.defaultValue) && rng.chance(50)
                         ? d.defaultValue : value(vtype(reducer))
                     return .declareKey(KeyDeclaration(key: d.key, reducer: reducer, defaultValue: def))
                 } else if r < 70 {
-                    return .declareKey(declaration(d.key, rng.pick(Reducer.allCases)))
+                    // With Swift keys, only reducers over the same Swift type: a catalog `.any` key accepts an array
+                    // that its `Int?` Swift key rejects.
+                    let same = Reducer.allCases.filter { vtype($0) == vtype(d.catalogReducer!) }
+                    return .declareKey(declaration(d.key, rng.pick(swiftTyped ? same : Reducer.allCases)))
                 } else if r < 95 {
                     return .declareKey(declaration(freshKey(), rng.pick(Reducer.allCases)))
                 } else if rng.chance(50), let w = wrongValue(vtype(d.catalogReducer!)) {
@@ -1102,9 +1120,13 @@ extension Differential {
         /// Writes `DIFFAT tree T, batch B` to stderr before every batch (to locate a trap).
         var progress = false
 
-        init(seed: UInt64) {
+        /// Also runs every tree with its keys as real Swift `PreferenceKey`s compiled by CanopyScript.
+        let realSwift: Bool
+
+        init(seed: UInt64, realSwift: Bool = false) {
             self.seed = seed
-            gen = Gen(seed: seed)
+            self.realSwift = realSwift
+            gen = Gen(seed: seed, swiftTyped: realSwift)
         }
 
         mutating func fail(_ where_: String, _ what: String) {
@@ -1173,6 +1195,21 @@ extension Differential {
                 return fail("tree \(index)", "custom keys give other initial readers: \(show(swift.readers)) vs "
                     + show(tree.readers))
             }
+            // The same tree again with real Swift keys (`SwiftKeySources`), traced.
+            var real: Tree? = nil
+            if realSwift {
+                do throws(CanopyError) {
+                    real = try Tree(
+                        keys: keys.map(SwiftKeySources.declaration), root: SwiftKeySources.node(root),
+                        compiler: ScriptKeyCompiler())
+                } catch {
+                    return fail("tree \(index)", "Swift-key tree creation failed: \(error)\n  \(show(root))")
+                }
+                guard real!.readers == tree.readers else {
+                    return fail("tree \(index)", "Swift keys give other initial readers: \(show(real!.readers)) vs "
+                        + show(tree.readers))
+                }
+            }
             var history: [String] = ["keys: " + keys.map { show($0) }.joined(separator: ", "), "tree: " + show(root)]
             func context() -> String { "  " + history.joined(separator: "\n  ") }
             guard tree.root == root else {
@@ -1209,6 +1246,8 @@ extension Differential {
                 let result = attempt(&tree, ops, trace: false)
                 let tracedResult = attempt(&traced, ops, trace: true)
                 let swiftResult = attempt(&swift, ops.map(SwiftCatalog.op), trace: true)
+                var realResult: Result<Diff, CanopyError>? = nil
+                if real != nil { realResult = attempt(&real!, ops.map(SwiftKeySources.op), trace: true) }
 
                 switch result {
                 case .failure(let error):
@@ -1237,6 +1276,9 @@ extension Differential {
                     }
                     guard swift.readers == before, swift.version == beforeVersion else {
                         return fail(label, "a rejected batch changed the custom-key tree\n\(context())")
+                    }
+                    if let realResult, let problem = Differential.rejectedAlike(realResult, real!, error, before, ops) {
+                        return fail(label, "Swift keys: \(problem)\n\(context())")
                     }
 
                 case .success(let diff):
@@ -1332,9 +1374,55 @@ extension Differential {
                     guard swift.root == SwiftCatalog.node(tree.root), swift.version == tree.version else {
                         return fail(label, "the custom-key tree's nodes or version differ\n\(context())")
                     }
+                    // (5) real Swift keys: the same checks.
+                    if let realResult {
+                        if let problem = Differential.acceptedAlike(realResult, real!, d2, tree) {
+                            return fail(label, "Swift keys: \(problem)\n\(context())")
+                        }
+                    }
                 }
             }
         }
+    }
+}
+
+extension Differential {
+    /// Why a variant tree did not reject a batch as the catalog tree did (`error`), or `nil`.
+    static func rejectedAlike(
+        _ result: Result<Diff, CanopyError>, _ variant: Tree, _ error: CanopyError, _ before: [ReaderValue],
+        _ ops: [Op]
+    ) -> String? {
+        // A default of the wrong type has no Swift that compiles: `static var defaultValue: [Int] = "wrong"`.
+        var code = error.code
+        if code == .typeMismatch, let i = error.op, i < ops.count, case .declareKey = ops[i] { code = .compileError }
+        guard case .failure(let e) = result, e.code == code, e.op == error.op else {
+            return "did not reject the same way: \(result), the catalog: \(error)"
+        }
+        guard variant.readers == before else { return "a rejected batch changed the readers" }
+        return nil
+    }
+
+    /// Why a variant tree's accepted batch differs from the catalog tree's (traced diff `catalog`), or `nil`: reader
+    /// values, changes, work summary, every trace event (so the same reduce calls, `nextEvaluated` included), and no
+    /// more reduce calls than the variant's own from-scratch evaluation.
+    static func acceptedAlike(
+        _ result: Result<Diff, CanopyError>, _ variant: Tree, _ catalog: Diff, _ tree: Tree
+    ) -> String? {
+        guard case .success(let d) = result else { return "rejected the batch: \(result)" }
+        guard variant.readers == tree.readers, d.changes == catalog.changes, d.summary == catalog.summary else {
+            return "readers \(show(variant.readers)) vs \(show(tree.readers)), changes \(show(d.changes)) vs "
+                + "\(show(catalog.changes)), summary \(d.summary) vs \(catalog.summary)"
+        }
+        guard let trace = d.trace, let expected = catalog.trace, trace.events == expected.events else {
+            return "traces differ\n  catalog: \(catalog.trace?.reduceCalls ?? [])\n  Swift:   \(d.trace?.reduceCalls ?? [])"
+        }
+        let fresh = variant.evaluateFromScratch()
+        guard fresh.readers == variant.readers else { return "incremental readers differ from a from-scratch run" }
+        guard d.summary.reduces <= fresh.summary.reduces else {
+            return "\(d.summary.reduces) reduce calls, a from-scratch evaluation makes \(fresh.summary.reduces)"
+        }
+        guard variant.version == tree.version else { return "version \(variant.version) vs \(tree.version)" }
+        return nil
     }
 }
 
@@ -1350,8 +1438,19 @@ extension Differential {
     /// that seed with its position instead of killing the whole test run. `DIFF_INPROCESS=1` runs in this process.
     @Test("random trees and edit batches: incremental == from scratch == reference", arguments: Differential.seeds)
     func randomEdits(seed: UInt64) async {
+        await Self.run(seed: seed, realSwift: false)
+    }
+
+    /// The same with every key also run as a real Swift `PreferenceKey` (`SwiftKeySources`, compiled by
+    /// CanopyScript), on values those keys' Swift types decode exactly: 8 seeds × 40 trees × 20 batches.
+    @Test("random trees and edit batches with the catalog as real Swift keys", arguments: Differential.swiftSeeds)
+    func randomEditsWithSwiftKeys(seed: UInt64) async {
+        await Self.run(seed: seed, realSwift: true)
+    }
+
+    static func run(seed: UInt64, realSwift: Bool) async {
         if getenv("DIFF_INPROCESS") != nil {
-            let (failure, stats) = Differential.runSeed(seed, progress: false)
+            let (failure, stats) = Differential.runSeed(seed, progress: false, realSwift: realSwift)
             if getenv("DIFF_STATS") != nil { print(stats) }
             if let failure { Issue.record(Comment(rawValue: failure)) }
             return
@@ -1359,8 +1458,9 @@ extension Differential {
         // `#expect(processExitsWith:)` returns the child's output only when the condition matches, so the child always
         // exits with a failure status: `passed` when every check passed, 1 when a check failed, a signal on a trap.
         let passed: CInt = 42
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [seed] in
-            let (failure, stats) = Differential.runSeed(seed, progress: true)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [seed, realSwift] in
+            let (failure, stats) = Differential.runSeed(seed, progress: true, realSwift: realSwift)
             if getenv("DIFF_STATS") != nil { Differential.writeStderr(stats + "\n") }
             if let failure {
                 Differential.writeStderr("DIFFFAIL " + failure + "\nDIFFEND\n")
@@ -1385,8 +1485,8 @@ extension Differential {
     }
 
     /// Runs one seed; returns the first failure (including a generator that missed an op kind) and a stats line.
-    static func runSeed(_ seed: UInt64, progress: Bool) -> (failure: String?, stats: String) {
-        var runner = Runner(seed: seed)
+    static func runSeed(_ seed: UInt64, progress: Bool, realSwift: Bool = false) -> (failure: String?, stats: String) {
+        var runner = Runner(seed: seed, realSwift: realSwift)
         runner.progress = progress
         for t in 0..<DifferentialTests.treesPerSeed {
             runner.runTree(t, batches: DifferentialTests.batchesPerTree)
