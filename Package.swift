@@ -44,7 +44,12 @@ let package = Package(
             ],
             // The interpreter's hot paths mutate the machine's stack through a class; its accesses never overlap
             // (places move values out before modifying), so the run-time exclusivity checks are pure cost.
-            swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+            // Release builds compile it file by file: whole-module optimization of the interpreter took over 15 minutes
+            // on two cores (SIL ARC code motion), file by file it takes a few.
+            swiftSettings: strict + [
+                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+                .unsafeFlags(["-no-whole-module-optimization"], .when(configuration: .release)),
+            ]),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.

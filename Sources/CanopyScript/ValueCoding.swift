@@ -6,20 +6,17 @@ import CanopyCore
 /// name or `{"case":…,"values":[…]}`.
 extension Program {
     /// Decodes `json` as a value of type `t`; the error says what did not fit, for `type_mismatch`.
+    /// The path to a mismatch (`value.size.width`) is built on the way out of a failure only, so decoding that
+    /// succeeds builds no strings.
     func decode(_ json: JSON, as t: TypeRef) -> Result<Value, CodingMismatch> {
-        decode(json, as: t, path: { "value" })
-    }
-
-    /// `path` names the place in the value for messages; it is only built when something does not fit.
-    func decode(_ json: JSON, as t: TypeRef, path: () -> String) -> Result<Value, CodingMismatch> {
         func fail(_ what: String) -> Result<Value, CodingMismatch> {
-            .failure(CodingMismatch(message: "\(path()) is \(json.typeName), expected \(what)"))
+            .failure(CodingMismatch(problem: "is \(json.typeName), expected \(what)"))
         }
         switch t {
         case .unknown, .generic, .opaque: return .success(plain(json))
         case .optional(let w):
             if json.isNull { return .success(.null) }
-            return decode(json, as: w, path: path)
+            return decode(json, as: w)
         case .int:
             if case .int(let i) = json { return .success(.int(Int(i))) }
             if case .double(let d) = json, let i = Int(exactly: d) { return .success(.int(i)) }
@@ -38,9 +35,9 @@ extension Program {
             var out: [Value] = []
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                switch decode(item, as: e, path: { "\(path())[\(i)]" }) {
+                switch decode(item, as: e) {
                 case .success(let v): out.append(v)
-                case .failure(let f): return .failure(f)
+                case .failure(let f): return .failure(f.inside("[\(i)]"))
                 }
             }
             if case .set = t {
@@ -57,14 +54,14 @@ extension Program {
                 switch k {
                 case .int:
                     guard let i = Int(m.key) else {
-                        return .failure(CodingMismatch(message: "\(path()) has key \"\(m.key)\", expected an Int key"))
+                        return .failure(CodingMismatch(problem: "has key \"\(m.key)\", expected an Int key"))
                     }
                     key = .int(i)
                 default: key = .string(m.key)
                 }
-                switch decode(m.value, as: v, path: { "\(path())[\"\(m.key)\"]" }) {
+                switch decode(m.value, as: v) {
                 case .success(let x): d[key] = x
-                case .failure(let f): return .failure(f)
+                case .failure(let f): return .failure(f.inside("[\"\(m.key)\"]"))
                 }
             }
             return .success(.dictionary(d))
@@ -72,14 +69,14 @@ extension Program {
             guard let items = json.array, items.count == ts.count else { return fail(name(of: t)) }
             var out: [Value] = []
             for (i, item) in items.enumerated() {
-                switch decode(item, as: ts[i], path: { "\(path()).\(i)" }) {
+                switch decode(item, as: ts[i]) {
                 case .success(let v): out.append(v)
-                case .failure(let f): return .failure(f)
+                case .failure(let f): return .failure(f.inside(".\(i)"))
                 }
             }
             return .success(.tuple(out))
         case .named(let id):
-            return decodeNamed(json, types[id], path: path)
+            return decodeNamed(json, types[id])
         case .range:
             guard let lo = json["lowerBound"]?.number, let hi = json["upperBound"]?.number, let l = Int(exactly: lo),
                 let h = Int(exactly: hi), l <= h
@@ -90,11 +87,11 @@ extension Program {
         }
     }
 
-    private func decodeNamed(_ json: JSON, _ info: TypeInfo, path: () -> String) -> Result<Value, CodingMismatch> {
+    private func decodeNamed(_ json: JSON, _ info: TypeInfo) -> Result<Value, CodingMismatch> {
         switch info.kind {
         case .structure:
             guard let o = json.object else {
-                return .failure(CodingMismatch(message: "\(path()) is \(json.typeName), expected an object for \(info.name)"))
+                return .failure(CodingMismatch(problem: "is \(json.typeName), expected an object for \(info.name)"))
             }
             var fields: [Value] = []
             for f in info.fields {
@@ -103,22 +100,22 @@ extension Program {
                         fields.append(.null)
                         continue
                     }
-                    return .failure(CodingMismatch(message: "\(path()) has no \"\(f.name)\" for \(info.name)"))
+                    return .failure(CodingMismatch(problem: "has no \"\(f.name)\" for \(info.name)"))
                 }
-                switch decode(member, as: f.type, path: { "\(path()).\(f.name)" }) {
+                switch decode(member, as: f.type) {
                 case .success(let v): fields.append(v)
-                case .failure(let e): return .failure(e)
+                case .failure(let e): return .failure(e.inside(".\(f.name)"))
                 }
             }
             if let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
-                return .failure(CodingMismatch(message: "\(path()) has \"\(extra)\", which \(info.name) does not have"))
+                return .failure(CodingMismatch(problem: "has \"\(extra)\", which \(info.name) does not have"))
             }
             return .success(.record(info.id, fields))
         case .enumeration:
             if info.rawType != nil {
                 let raw = plain(json)
                 if let i = info.cases.firstIndex(where: { $0.rawValue == raw }) { return .success(.enumCase(info.id, i, [])) }
-                return .failure(CodingMismatch(message: "\(path()) is \(json.encoded()), not a raw value of \(info.name)"))
+                return .failure(CodingMismatch(problem: "is \(json.encoded()), not a raw value of \(info.name)"))
             }
             var caseName = json.string
             var payload: [JSON] = []
@@ -127,17 +124,17 @@ extension Program {
                 payload = o["values"]?.array ?? []
             }
             guard let caseName, let i = info.caseIndex[caseName] else {
-                return .failure(CodingMismatch(message: "\(path()) is not a case of \(info.name)"))
+                return .failure(CodingMismatch(problem: "is not a case of \(info.name)"))
             }
             let c = info.cases[i]
             guard payload.count == c.payloadTypes.count else {
-                return .failure(CodingMismatch(message: "\(path()): case \(caseName) takes \(c.payloadTypes.count) values"))
+                return .failure(CodingMismatch(problem: "has case \(caseName), which takes \(c.payloadTypes.count) values"))
             }
             var values: [Value] = []
             for (j, p) in payload.enumerated() {
-                switch decode(p, as: c.payloadTypes[j], path: { "\(path()).values[\(j)]" }) {
+                switch decode(p, as: c.payloadTypes[j]) {
                 case .success(let v): values.append(v)
-                case .failure(let e): return .failure(e)
+                case .failure(let e): return .failure(e.inside(".values[\(j)]"))
                 }
             }
             return .success(.enumCase(info.id, i, values))
@@ -206,5 +203,19 @@ extension Program {
 
 /// Why a JSON value does not decode to a Swift type.
 struct CodingMismatch: Error {
-    var message: String
+    /// Where in the value, outermost first (`.size`, `.width`).
+    var path: [String] = []
+    /// What is wrong there.
+    var problem: String
+
+    init(problem: String) { self.problem = problem }
+
+    /// The same mismatch seen from the enclosing value.
+    func inside(_ component: String) -> CodingMismatch {
+        var m = self
+        m.path.insert(component, at: 0)
+        return m
+    }
+
+    var message: String { "value" + path.joined() + " " + problem }
 }

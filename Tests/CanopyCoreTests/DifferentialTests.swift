@@ -100,7 +100,7 @@ enum Differential {
     }()
     /// Seeds of the run with real Swift keys (`DIFF_SEEDS` overrides them too).
     static let swiftSeeds: [UInt64] = {
-        guard let raw = getenv("DIFF_SEEDS") else { return Array(101...108) }
+        guard let raw = getenv("DIFF_SEEDS") else { return Array(101...104) }
         return String(cString: raw).split(separator: ",").compactMap { UInt64($0) }
     }()
 
