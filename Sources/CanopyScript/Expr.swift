@@ -284,7 +284,7 @@ final class InterpolationExpr: Expr {
             let v = try p.eval(m)
             if case .string(let t) = v { s += t } else { s += m.describe(v) }
         }
-        try m.checkCount(s.utf8.count)
+        try m.checkCount(s.utf8.count, at: location)
         return .string(s)
     }
 }

@@ -68,8 +68,12 @@ final class Machine {
 
     /// Faults when a string or collection would grow beyond the size limit.
     @inline(__always)
-    func checkCount(_ n: Int) throws(ScriptFault) {
-        if n > maxCount { throw fault("a value grew beyond \(maxCount) elements") }
+    func checkCount(_ n: Int) throws(ScriptFault) { try checkCount(n, at: site) }
+
+    /// The same, for code the interpreter runs itself (operators, interpolation) at `location`.
+    @inline(__always)
+    func checkCount(_ n: Int, at location: SourceLocation) throws(ScriptFault) {
+        if n > maxCount { throw fault("a value grew beyond \(maxCount) elements", at: location) }
     }
 
     // MARK: Frames

@@ -131,7 +131,7 @@ final class CompoundAssignExpr: Expr {
             if op == .add, case .array(var x) = a, case .array(let y) = b {
                 a = .null
                 x.append(contentsOf: y)
-                try m.checkCount(x.count)
+                try m.checkCount(x.count, at: location)
                 a = .array(x)
                 return
             }
@@ -244,10 +244,10 @@ extension Machine {
         if op == .add {
             switch (a, b) {
             case (.string(let x), .string(let y)):
-                try checkCount(x.utf8.count + y.utf8.count)
+                try checkCount(x.utf8.count + y.utf8.count, at: location)
                 return .string(x + y)
             case (.array(let x), .array(let y)):
-                try checkCount(x.count + y.count)
+                try checkCount(x.count + y.count, at: location)
                 return .array(x + y)
             default: break
             }
