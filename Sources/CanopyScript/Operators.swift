@@ -109,6 +109,8 @@ final class CompoundAssignExpr: Expr {
     let value: Expr
     let custom: Function?
     let targetType: TypeRef
+    /// The slot of an unboxed local target, for the in-place fast path.
+    let localSlot: Int?
 
     init(_ location: SourceLocation, _ target: Place, _ op: BinaryOp, _ value: Expr, custom: Function?, targetType: TypeRef)
     {
@@ -117,11 +119,29 @@ final class CompoundAssignExpr: Expr {
         self.value = value
         self.custom = custom
         self.targetType = targetType
+        if let local = target as? LocalPlace, !local.boxed { localSlot = local.slot } else { localSlot = nil }
         super.init(location, .void)
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         let b = try value.eval(m)
+        // `x += n` on an Int local: no closure, no copy.
+        if let slot = localSlot, custom == nil, case .int(let x) = m.stack[m.fp + slot], case .int(let y) = b {
+            let r: (Int, Bool)
+            switch op {
+            case .add: r = x.addingReportingOverflow(y)
+            case .subtract: r = x.subtractingReportingOverflow(y)
+            case .multiply: r = x.multipliedReportingOverflow(by: y)
+            default: return try slowPath(m, b)
+            }
+            if r.1 { throw m.fault("arithmetic overflow", at: location) }
+            m.stack[m.fp + slot] = .int(r.0)
+            return .null
+        }
+        return try slowPath(m, b)
+    }
+
+    private func slowPath(_ m: Machine, _ b: Value) throws(ScriptFault) -> Value {
         let op = self.op
         let location = self.location
         let custom = self.custom

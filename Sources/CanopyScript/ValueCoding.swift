@@ -94,6 +94,8 @@ extension Program {
                 return .failure(CodingMismatch(problem: "is \(json.typeName), expected an object for \(info.name)"))
             }
             var fields: [Value] = []
+            fields.reserveCapacity(info.fields.count)
+            var matched = 0
             for f in info.fields {
                 guard let member = o[f.name] else {
                     if f.type.isOptional {
@@ -102,12 +104,14 @@ extension Program {
                     }
                     return .failure(CodingMismatch(problem: "has no \"\(f.name)\" for \(info.name)"))
                 }
+                matched += 1
                 switch decode(member, as: f.type) {
                 case .success(let v): fields.append(v)
                 case .failure(let e): return .failure(e.inside(".\(f.name)"))
                 }
             }
-            if let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
+            // Only look for the unknown member when there is one (the common case builds nothing).
+            if o.count > matched, let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
                 return .failure(CodingMismatch(problem: "has \"\(extra)\", which \(info.name) does not have"))
             }
             return .success(.record(info.id, fields))
