@@ -19,19 +19,25 @@ final class BinaryExpr: Expr {
     let right: Expr
     /// A user `static func` for this operator, when the compiler found one for the operands' types.
     let custom: Function?
+    /// `a > b` through a user `<`: evaluated left to right, then called as `b < a`.
+    let swapped: Bool
 
-    init(_ location: SourceLocation, _ op: BinaryOp, _ l: Expr, _ r: Expr, custom: Function?, _ type: TypeRef) {
+    init(
+        _ location: SourceLocation, _ op: BinaryOp, _ l: Expr, _ r: Expr, custom: Function?, swapped: Bool = false,
+        _ type: TypeRef
+    ) {
         self.op = op
         left = l
         right = r
         self.custom = custom
+        self.swapped = swapped
         super.init(location, type)
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         let a = try left.eval(m)
         let b = try right.eval(m)
-        if let custom { return try m.call(custom, [a, b], site: location) }
+        if let custom { return try m.call(custom, swapped ? [b, a] : [a, b], site: location) }
         return try m.binary(op, a, b, at: location)
     }
 }
