@@ -69,7 +69,8 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         let m = machine(context)
         let savedProgram = m.program
         m.program = program
-        m.fuel = context.fuel
+        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
+        if m.depth == 0 { m.fuel = context.fuel }
         defer {
             context.fuel = m.fuel
             m.program = savedProgram

@@ -40,7 +40,8 @@ final class ScriptTransform: CustomTransform, @unchecked Sendable {  // immutabl
         context.scratch = m
         let saved = m.program
         m.program = program
-        m.fuel = context.fuel
+        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
+        if m.depth == 0 { m.fuel = context.fuel }
         defer {
             context.fuel = m.fuel
             m.program = saved
