@@ -236,11 +236,14 @@ extension Compiler {
             a.expr.is(ClosureExprSyntax.self) ? closureExpectation(n, receiver.type, element, arity: closureArity(a.expr)) : nil
         }
         let compiled = plainArguments(args, expected: expectedArgs)
-        if site.isEmpty && !receiver.type.isKnown == false, !hasUserMethod(n), receiver.type.isKnown,
-            case .named = receiver.type.unwrapped
-        {} 
         if site.isEmpty, !hasUserMethod(n), !Library.shared.hasMember(n) {
             return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has no member '\(n)'")
+        }
+        // A library type known when compiling: a member it does not have is a compile error, not a run-time one.
+        if let kind = receiver.type.libraryKind, site[kind] == nil, !hasExtensionMethod(kind, n) {
+            let anyLabels = Library.shared.members[n]?.contains { $0.kinds.contains(kind) && !$0.member.isProperty } ?? false
+            let what = anyLabels ? "no member '\(full(n, labels))' (check the argument labels)" : "no member '\(n)'"
+            return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has \(what)")
         }
         let mayMutate = mutatingNames.contains(n)
         let full = Compiler.fullName(n, labels)
@@ -272,6 +275,14 @@ extension Compiler {
         if arity == 2, case .tuple(let parts) = element, parts.count == 2 { return .function(parts, .unknown) }
         return .function([element], .unknown)
     }
+
+    /// Whether an extension of the library type of `kind` declares a method or property `n`.
+    func hasExtensionMethod(_ kind: ValueKind, _ n: String) -> Bool {
+        guard let t = program.builtinTypes[kind] else { return false }
+        return program.types[t].methods.keys.contains { $0 == n || $0.hasPrefix(n + "(") }
+    }
+
+    private func full(_ n: String, _ labels: [String?]) -> String { Compiler.fullName(n, labels) }
 
     private func hasUserMethod(_ n: String) -> Bool {
         program.types.contains { t in t.methods.keys.contains { $0 == n || $0.hasPrefix(n + "(") } }

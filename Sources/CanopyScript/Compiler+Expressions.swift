@@ -340,6 +340,9 @@ extension Compiler {
         default: break
         }
         let site = Library.shared.site(n, labels: [], trailing: 0, property: true)
+        if let kind = base.type.libraryKind, site[kind] == nil, !hasExtensionMethod(kind, n) {
+            return bad(node, "value of type '\(program.name(of: base.type))' has no member '\(n)'")
+        }
         if !site.isEmpty {
             return NativePropertyExpr(at, base: base, name: n, site: site, memberType(base.type, n, args: []))
         }

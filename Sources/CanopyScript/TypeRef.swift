@@ -35,6 +35,20 @@ public indirect enum TypeRef: Hashable, Sendable {
 
     var isNumeric: Bool { self == .int || self == .double }
 
+    /// The kind of value a library type has, when this is one (not optional, not a program type).
+    var libraryKind: ValueKind? {
+        switch self {
+        case .int: return .int
+        case .double: return .double
+        case .bool: return .bool
+        case .string: return .string
+        case .array: return .array
+        case .dictionary: return .dictionary
+        case .set: return .set
+        default: return nil
+        }
+    }
+
     /// A type inference may rely on (not unknown, not a generic parameter).
     var isKnown: Bool {
         switch self {

@@ -24,6 +24,19 @@ import Testing
         expectOne("func f() -> Int {\n    frobnicate(1)\n}", "cannot find 'frobnicate' in scope", at: "2:5")
     }
 
+    @Test func aLibraryMemberThatDoesNotExistIsACompileError() {
+        expectOne("func f(_ s: String) -> Bool {\n    s.isEmptyy\n}", "value of type 'String' has no member 'isEmptyy'", at: "2:5")
+        expectOne(
+            "func f(_ a: [Int]) -> Int {\n    a.sum()\n}", "value of type '[Int]' has no member 'sum'", at: "2:5")
+        expectOne(
+            "func f(_ a: [Int]) {\n    var b = a\n    b.append(at: 1)\n}", "has no member 'append(at:)' (check the argument labels)",
+            at: "3:5")
+    }
+
+    @Test func anExtensionOfALibraryTypeAddsMembersTheCompilerKnows() {
+        #expect(diagnostics("extension String {\n    var shout: String { self + \"!\" }\n}\nfunc f() -> String { \"a\".shout }").isEmpty)
+    }
+
     @Test func unknownType() {
         expectOne("struct S {\n    var x: Widget\n}", "cannot find type 'Widget' in scope", at: "2:12")
         expectOne("func f(_ a: Gadget) -> Int { 0 }", "cannot find type 'Gadget' in scope", at: "1:13")
