@@ -97,11 +97,7 @@ final class CallNativeExpr: Expr {
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
-        let values = try m.evaluate(args)
-        let saved = m.site
-        m.site = location
-        defer { m.site = saved }
-        return try function.body(m, values)
+        try m.callNative(function, m.evaluate(args), at: location)
     }
 }
 
@@ -161,12 +157,7 @@ final class MethodCallExpr: Expr {
         default: t = m.program.builtinType(of: recv)
         }
         if let t, let f = userMethod(m, t) { return try m.invokeMethod(f, &recv, &values, site: location) }
-        if let native = natives[recv.kind] {
-            let saved = m.site
-            m.site = location
-            defer { m.site = saved }
-            return try native.body(m, &recv, values)
-        }
+        if let native = natives[recv.kind] { return try m.callNative(native, &recv, values, at: location) }
         if case .record(let id, let fields) = recv, let i = m.program.types[id].fieldIndex[name] {
             // A protocol's property requirement met by a stored property: `rule.name`, `name` in an extension.
             if fullName == name { return fields[i] }

@@ -418,12 +418,7 @@ final class NativePropertyExpr: Expr {
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         var v = try base.eval(m)
-        if let native = site[v.kind] {
-            let saved = m.site
-            m.site = location
-            defer { m.site = saved }
-            return try native.body(m, &v, [])
-        }
+        if let native = site[v.kind] { return try m.callNative(native, &v, [], at: location) }
         return try m.member(of: v, name, at: location)
     }
 

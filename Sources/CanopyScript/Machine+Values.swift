@@ -155,10 +155,7 @@ extension Machine {
         let site = Library.shared.site(name, labels: [], trailing: 0, property: true)
         if let native = site[v.kind] {
             var receiver = v
-            let saved = self.site
-            self.site = location
-            defer { self.site = saved }
-            return try native.body(self, &receiver, [])
+            return try callNative(native, &receiver, [], at: location)
         }
         throw fault("value of type \(typeName(of: v)) has no member '\(name)'", at: location)
     }

@@ -138,14 +138,32 @@ final class Machine {
             let b = unsafeDowncast(c, to: BoundMethod.self)
             return try invoke(b.function, captures: [], receiver: b.receiver, &args, site: site)
         case .native:
-            let n = unsafeDowncast(c, to: NativeFunction.self)
-            let saved = self.site
-            self.site = site
-            defer { self.site = saved }
-            return try n.body(self, args)
+            return try callNative(unsafeDowncast(c, to: NativeFunction.self), args, at: site)
         case .nextValue:
             return try unsafeDowncast(c, to: NextValueThunk.self).value(self)
         }
+    }
+
+    /// Runs a library member on `receiver`; faults inside it are placed at `location`.
+    @inline(__always)
+    func callNative(_ native: NativeMember, _ receiver: inout Value, _ args: [Value], at location: SourceLocation)
+        throws(ScriptFault) -> Value
+    {
+        let saved = site
+        site = location
+        defer { site = saved }
+        return try native.body(self, &receiver, args)
+    }
+
+    /// Runs a library function; faults inside it are placed at `location`.
+    @inline(__always)
+    func callNative(_ function: NativeFunction, _ args: [Value], at location: SourceLocation) throws(ScriptFault)
+        -> Value
+    {
+        let saved = site
+        site = location
+        defer { site = saved }
+        return try function.body(self, args)
     }
 
     /// Calls with arguments that need no write-back.

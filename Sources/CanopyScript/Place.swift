@@ -79,14 +79,21 @@ final class FieldPlace: Place {
         let name = self.name
         let location = self.location
         try base.modify(m) { (v: inout Value) throws(ScriptFault) in
-            guard case .record(let t, var fields) = v, index < fields.count else {
-                throw m.fault("value has no property \(name)", at: location)
-            }
-            v = .null
-            defer { v = .record(t, fields) }
-            try body(&fields[index])
+            guard try modifyField(&v, index, body) else { throw m.fault("value has no property \(name)", at: location) }
         }
     }
+}
+
+/// Modifies stored property `index` of the struct in `v` in place (the fields move out, so they have one owner);
+/// false when `v` is not a struct with such a property.
+private func modifyField(_ v: inout Value, _ index: Int, _ body: (inout Value) throws(ScriptFault) -> Void)
+    throws(ScriptFault) -> Bool
+{
+    guard case .record(let t, var fields) = v, index >= 0, index < fields.count else { return false }
+    v = .null
+    defer { v = .record(t, fields) }
+    try body(&fields[index])
+    return true
 }
 
 /// A stored property found by name at run time.
@@ -107,12 +114,10 @@ final class DynamicFieldPlace: Place {
         let name = self.name
         let location = self.location
         try base.modify(m) { (v: inout Value) throws(ScriptFault) in
-            guard case .record(let t, var fields) = v, let index = m.program.types[t].fieldIndex[name] else {
+            let index: Int? = if case .record(let t, _) = v { m.program.types[t].fieldIndex[name] } else { nil }
+            guard let index, try modifyField(&v, index, body) else {
                 throw m.fault("cannot assign to property \(name) of this value", at: location)
             }
-            v = .null
-            defer { v = .record(t, fields) }
-            try body(&fields[index])
         }
     }
 }
