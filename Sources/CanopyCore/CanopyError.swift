@@ -25,6 +25,10 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case runtimeError = "runtime_error"
     /// Swift code ran out of fuel.
     case tooExpensive = "too_expensive"
+    /// An event the node's kind of view does not have (`tap` on a `Text`), or a malformed event.
+    case badEvent = "bad_event"
+    /// A direct op on a program tree: its shape belongs to its code.
+    case programTree = "program_tree"
 }
 
 /// A failure with a protocol error code, a human message and, for a rejected batch, the index of the failing op.

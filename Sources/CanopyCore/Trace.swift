@@ -13,6 +13,9 @@ public struct TraceEvent: Sendable, Equatable {
         case skip(node: String, key: String, modifier: Int?)
         /// A reader fired; `value` is `nil` when its content became absent.
         case fire(reader: String, node: String, key: String, value: JSON?)
+        /// A step of a program tree's transaction (PROGRAMS.md §7): `action`, `body`, `perform`, `onChange`,
+        /// `state`; the object is the event as sent, `e` included.
+        case program(JSONObject)
     }
 
     public var kind: Kind
@@ -55,6 +58,8 @@ public struct TraceEvent: Sendable, Equatable {
             o["key"] = .string(key)
             o["present"] = .bool(value != nil)
             if let value { o["value"] = value }
+        case .program(let fields):
+            o = fields
         }
         o["depth"] = .int(Int64(depth))
         return .object(o)

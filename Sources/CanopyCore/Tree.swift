@@ -43,7 +43,8 @@ public struct Tree: Sendable {
 
     /// Applies `ops` atomically and re-evaluates what they dirtied. On failure nothing changes and the error
     /// carries the index of the failing op; a fault of Swift code while evaluating undoes the whole batch.
-    public mutating func apply(_ ops: [Op], trace: Bool = false) throws(CanopyError) -> Diff {
+    /// `advancing: false` keeps the version: a program's transaction applies several batches as one version.
+    public mutating func apply(_ ops: [Op], trace: Bool = false, advancing: Bool = true) throws(CanopyError) -> Diff {
         let batch = try store.apply(ops)
         evaluator.process(store, batch.changes, built: batch.built)
         let (changes, recorded) = evaluator.evaluatePending(store, trace: trace)
@@ -54,10 +55,13 @@ public struct Tree: Sendable {
             throw fault
         }
         for s in batch.dead { store.release(s) }
-        version += 1
+        if advancing { version += 1 }
         checkInvariantsInDebug()
         return Diff(ops: batch.normalized, changes: changes, trace: recorded, summary: evaluator.summary)
     }
+
+    /// Counts a program transaction whose batches were applied with `advancing: false` as one version.
+    public mutating func advanceVersion() { version += 1 }
 
     /// Every reader with its current value, in tree order.
     public var readers: [ReaderValue] { evaluator.readerValues(store) }

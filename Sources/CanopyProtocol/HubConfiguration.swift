@@ -9,6 +9,8 @@ public struct HubConfiguration: Sendable {
     /// Compiles the Swift of keys declared as `{"key","swift"}` (createTree, declareKey, restored snapshots);
     /// `nil` refuses such keys.
     public var keyCompiler: (any KeyCompiler)? = nil
+    /// Runs program trees (`createTree` with `source`, `event`, `setSource`); `nil` refuses them.
+    public var programs: (any ProgramRuntime)? = nil
     /// Maximum JSON nesting of a message. A node nests two levels below its parent (object, `children` array), and
     /// three through an attached subtree (`modifiers` array, modifier, node): 800 lets a tree at the default depth
     /// limit (256) travel in one message.

@@ -1,0 +1,185 @@
+/// Runs program trees (PROGRAMS.md): compiles Swift sources, owns their view instances and `@State` cells, and turns
+/// events and source changes into transactions on a `Tree`. CanopyViews implements it; the daemon plugs it into the
+/// protocol machine, as it plugs in a `KeyCompiler` for Swift keys.
+public protocol ProgramRuntime: Sendable {
+    /// Compiles `spec.source`, instantiates its root view and runs the creation transaction: the tree at `version`
+    /// and the program that drives it from now on. `cells` restores state (by node and name: a snapshot's cells);
+    /// views whose cells are not given start from their initial values. Nothing is created on error
+    /// (`compile_error` with `diagnostics`, `runtime_error`, `too_expensive`, `bad_message` for an unknown view).
+    func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
+        throws(CanopyError) -> ProgramStart
+}
+
+/// What a program tree is made from: its source, the root view and the preview modifiers applied to it.
+public struct ProgramSpec: Sendable, Equatable {
+    public var source: String
+    /// The root view's type name; `nil` = the view `#Preview` shows, else `ContentView`.
+    public var view: String?
+    /// Preview modifier type names as written in the source (`PreviewModifierDemo.SampleData`).
+    public var previewModifiers: [String]
+
+    public init(source: String, view: String? = nil, previewModifiers: [String] = []) {
+        self.source = source
+        self.view = view
+        self.previewModifiers = previewModifiers
+    }
+
+    /// `{"view","source","previewModifiers"}`, as snapshots carry it (`previewModifiers` only when not empty).
+    public var json: JSON {
+        var o: JSONObject = ["source": .string(source)]
+        if let view { o["view"] = .string(view) }
+        if !previewModifiers.isEmpty { o["previewModifiers"] = .array(previewModifiers.map { .string($0) }) }
+        return .object(o)
+    }
+
+    public init(json: JSON) throws(CanopyError) {
+        guard let o = json.object, let source = o["source"]?.string else {
+            throw CanopyError(.badMessage, "a program needs its \"source\" as a string")
+        }
+        var view: String?
+        if let v = o["view"], !v.isNull {
+            guard let s = v.string else { throw CanopyError(.badMessage, "\"view\" must be a string") }
+            view = s
+        }
+        var modifiers: [String] = []
+        if let m = o["previewModifiers"], !m.isNull {
+            guard let list = m.array, list.allSatisfy({ $0.string != nil }) else {
+                throw CanopyError(.badMessage, "\"previewModifiers\" must be an array of type names")
+            }
+            modifiers = list.map { $0.string! }
+        }
+        self.init(source: source, view: view, previewModifiers: modifiers)
+    }
+}
+
+/// One `@State` cell of a view instance: `{"node","name","value"}`, or `"dropped":true` in a diff when its view
+/// went away.
+public struct StateCell: Sendable, Equatable {
+    public var node: String
+    public var name: String
+    public var value: JSON
+    public var dropped: Bool
+
+    public init(node: String, name: String, value: JSON, dropped: Bool = false) {
+        self.node = node
+        self.name = name
+        self.value = value
+        self.dropped = dropped
+    }
+
+    public var json: JSON {
+        var o: JSONObject = ["node": .string(node), "name": .string(name)]
+        if dropped { o["dropped"] = true } else { o["value"] = value }
+        return .object(o)
+    }
+
+    public init(json: JSON) throws(CanopyError) {
+        guard let o = json.object, let node = o["node"]?.string, let name = o["name"]?.string else {
+            throw CanopyError(.badMessage, "a state cell needs \"node\" and \"name\" strings")
+        }
+        self.init(node: node, name: name, value: o["value"] ?? .null, dropped: o["dropped"]?.bool ?? false)
+    }
+}
+
+/// An event from a client (PROGRAMS.md §6): `tap`, `setText`, `focus`, `commit`, `setValue`, `increment`,
+/// `decrement` on a node, or `post` of a notification name to the whole tree.
+public struct ProgramEvent: Sendable, Equatable {
+    public var node: String?
+    public var event: String
+    public var value: JSON?
+    /// The notification name of a `post`.
+    public var name: String?
+
+    public init(node: String?, event: String, value: JSON? = nil, name: String? = nil) {
+        self.node = node
+        self.event = event
+        self.value = value
+        self.name = name
+    }
+
+    /// From an `event` message's fields (`node`, `event`, `value`, `name`).
+    public init(message o: JSONObject) throws(CanopyError) {
+        guard let event = o["event"]?.string else { throw CanopyError(.badEvent, "event: missing \"event\" (a string)") }
+        var node: String?
+        if let n = o["node"], !n.isNull {
+            guard let s = n.string else { throw CanopyError(.badEvent, "event: \"node\" must be a string") }
+            node = s
+        }
+        var name: String?
+        if let n = o["name"], !n.isNull {
+            guard let s = n.string else { throw CanopyError(.badEvent, "event: \"name\" must be a string") }
+            name = s
+        }
+        if event == "post" {
+            guard name != nil else { throw CanopyError(.badEvent, "a post event needs the notification's \"name\"") }
+        } else if node == nil {
+            throw CanopyError(.badEvent, "a \(event) event needs the \"node\" it happens on")
+        }
+        self.init(node: node, event: event, value: o["value"], name: name)
+    }
+
+    /// `{"node","event"}` (and `name` of a post), as a diff shows what caused it.
+    public var json: JSON {
+        var o: JSONObject = ["event": .string(event)]
+        if let node { o["node"] = .string(node) }
+        if let name { o["name"] = .string(name) }
+        return .object(o)
+    }
+}
+
+/// Whether a preview modifier's shared context was computed for this tree or reused from an earlier one.
+public struct PreviewContextUse: Sendable, Equatable {
+    public var modifier: String
+    public var reused: Bool
+
+    public init(modifier: String, reused: Bool) {
+        self.modifier = modifier
+        self.reused = reused
+    }
+
+    public var json: JSON { ["modifier": .string(modifier), "reused": .bool(reused)] }
+}
+
+/// The outcome of one transaction: the engine's diff over all its rounds (ops in order, the readers that fired with
+/// their final values, the trace with the program's steps), the cells created, changed or dropped, and warnings
+/// (a loop stopped after 16 rounds).
+public struct ProgramTransaction: Sendable {
+    public var diff: Diff
+    public var state: [StateCell]
+    public var warnings: [String]
+
+    public init(diff: Diff, state: [StateCell], warnings: [String]) {
+        self.diff = diff
+        self.state = state
+        self.warnings = warnings
+    }
+}
+
+/// A running program tree. Confined to the thread that owns its `Tree` (the protocol machine's).
+public protocol ProgramInstance: AnyObject, Sendable {
+    /// The source, the root view (resolved) and the preview modifiers.
+    var spec: ProgramSpec { get }
+    /// Every cell, in tree order of their views.
+    var cells: [StateCell] { get }
+    var previewContexts: [PreviewContextUse] { get }
+    /// Runs `event` as one transaction on `tree`, which gains exactly one version. On error nothing changed: not the
+    /// tree, not the cells (`bad_event`, `no_such_node`, `type_mismatch`, `runtime_error`, `too_expensive`).
+    func handle(_ event: ProgramEvent, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction
+    /// Replaces the source (hot reload) as one transaction: views that still exist keep their cells. A source that
+    /// does not compile is `compile_error` and changes nothing.
+    func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction
+}
+
+/// A program tree as `ProgramRuntime.start` made it.
+public struct ProgramStart: Sendable {
+    public var tree: Tree
+    public var program: any ProgramInstance
+    /// The creation transaction (its diff's ops are empty: the tree is new).
+    public var transaction: ProgramTransaction
+
+    public init(tree: Tree, program: any ProgramInstance, transaction: ProgramTransaction) {
+        self.tree = tree
+        self.program = program
+        self.transaction = transaction
+    }
+}
