@@ -1336,6 +1336,7 @@ extension Differential {
                         case .skip: counts.skipped += 1
                         case .reduce: counts.reduces += 1
                         case .fire(let r, let n, let k, let v): fires.append(ReaderValue(reader: r, node: n, key: k, value: v))
+                        case .program: break
                         }
                     }
                     guard trace.summary.reduces == counts.reduces else {

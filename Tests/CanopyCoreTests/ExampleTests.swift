@@ -64,6 +64,7 @@ private func nodeAndKey(_ e: TraceEvent) -> (node: String, key: String) {
     case .eval(let n, let k, _), .reduce(let n, let k, _, _, _, _), .cached(let n, let k, _, _), .skip(let n, let k, _),
         .fire(_, let n, let k, _):
         return (n, k)
+    case .program: return ("", "")
     }
 }
 

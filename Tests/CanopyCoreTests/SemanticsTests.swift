@@ -52,6 +52,7 @@ extension TraceEvent.Kind {
         case .eval(let n, _, _), .reduce(let n, _, _, _, _, _), .cached(let n, _, _, _), .skip(let n, _, _),
             .fire(_, let n, _, _):
             return n
+        case .program: return ""
         }
     }
 
@@ -60,6 +61,7 @@ extension TraceEvent.Kind {
         case .eval(_, let k, _), .reduce(_, let k, _, _, _, _), .cached(_, let k, _, _), .skip(_, let k, _),
             .fire(_, _, let k, _):
             return k
+        case .program: return ""
         }
     }
 

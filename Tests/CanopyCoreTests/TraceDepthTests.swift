@@ -25,6 +25,7 @@ private func steps(_ trace: Trace?) -> [String] {
         case .reduce(let n, _, let m, let v, let next, _):
             what = "reduce \(site(n, m)) r(\(shown(v)), \(next.map(shown) ?? "—"))"
         case .fire(let r, _, _, let v): what = "fire \(r) = \(v.map(shown) ?? "absent")"
+        case .program: what = "program"
         }
         return "\(event.depth) \(what)"
     }
@@ -58,6 +59,7 @@ enum TraceDepth {
         for (i, event) in events.enumerated() {
             let d = event.depth
             switch event.kind {
+            case .program: break
             case .fire:
                 if d != 0 { fail(i, "a fire must be at depth 0") }
             case .eval, .cached:
