@@ -44,7 +44,11 @@ extension Compiler {
             let label = fn.parameterLabels[p]
             let type = fn.parameterTypes[p]
             if a < args.count, args[a].label == label || (args[a].trailing && args[a].label == nil) {
-                out.append(argument(args[a].expr, expected: type.isKnown ? type : nil))
+                if fn.builderParameters.contains(p), let c = args[a].expr.as(ClosureExprSyntax.self) {
+                    out.append(.value(builderClosure(c)))
+                } else {
+                    out.append(argument(args[a].expr, expected: type.isKnown ? type : nil))
+                }
                 a += 1
             } else if let d = fn.defaults[p] {
                 out.append(.value(d))
@@ -101,7 +105,8 @@ extension Compiler {
                 args.count == 1, let s = args[0].expr.as(StringLiteralExprSyntax.self),
                 args[0].label == "localized" || (n != "String" && n != "Text" && args[0].label == nil)
             {
-                return LocalizedExpr(at, stringParts(s))
+                let text = LocalizedExpr(at, stringParts(s))
+                return n == "Text" ? ViewInitExpr(at, "Text", [.prop("text", text)]) : text
             }
             if let target = typeTarget(callee) { return construct(target, args, c, expected: expected) }
             if let sid = context.selfType {
@@ -126,10 +131,10 @@ extension Compiler {
             if let native = Library.shared.functions[full] {
                 return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))
             }
-            if Compiler.opaqueTypes.contains(n) || n.first?.isUppercase == true && lookupType(n, from: nil) == nil {
-                if Compiler.viewNames.contains(n) {
-                    return bad(callee, "views run only in program trees (createTree with \"source\"); a key's program declares keys and helpers")
-                }
+            if Compiler.viewNames.contains(n), lookupType(n, from: nil) == nil { return viewInit(n, args, c) }
+            // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`.
+            if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), let me = variable("self", at) {
+                return modifier(me, n, args, c)
             }
             if Library.shared.functions.keys.contains(where: { $0.hasPrefix(n + "(") }) {
                 return bad(c, "no '\(full)' in Canopy's library; check the argument labels")
@@ -159,12 +164,6 @@ extension Compiler {
         let value = expr(callee, expected: nil)
         return callValue(value, args, at)
     }
-
-    static let viewNames: Set<String> = [
-        "Text", "VStack", "HStack", "ZStack", "Button", "TextField", "SecureField", "Toggle", "Slider", "Stepper",
-        "Label", "Image", "Rectangle", "Color", "Spacer", "Form", "Section", "List", "NavigationStack", "ForEach",
-        "Group", "EmptyView", "Divider", "ScrollView", "GeometryReader",
-    ]
 
     /// A type written as an expression inside `[T]()` or `[K: V]()`.
     private func typeFromExpr(_ e: ExprSyntax) -> TypeRef? {
@@ -210,6 +209,20 @@ extension Compiler {
 
     /// `receiver.name(args)`.
     private func memberCall(_ receiver: Expr, _ n: String, _ args: [ArgSyntax], _ at: SourceLocation, node: FunctionCallExprSyntax) -> Expr {
+        if isViewType(receiver.type) {
+            // A method of the view struct or of `extension View`, else a modifier.
+            if case .named(let id) = receiver.type.unwrapped, let f = pick(program.types[id].methods, n, args, skipSelf: true) {
+                return methodCall(receiver, f, args, at)
+            }
+            if let view = program.type(named: "View"), let f = pick(view.methods, n, args, skipSelf: true) {
+                return methodCall(receiver, f, args, at)
+            }
+            return modifier(receiver, n, args, node)
+        }
+        if receiver.type == .unknown || receiver.type == .opaque("member"), !hasUserMethod(n), !Library.shared.hasMember(n) {
+            // A value whose type the compiler does not know, with a name only views have.
+            return modifier(receiver, n, args, node)
+        }
         if case .optional = receiver.type, n == "map" || n == "flatMap", args.count == 1 {
             let t = expr(args[0].expr, expected: .function([receiver.type.unwrapped], .unknown))
             var r = TypeRef.unknown
@@ -220,7 +233,7 @@ extension Compiler {
             let info = program.types[id]
             if let f = pick(info.methods, n, args, skipSelf: true) { return methodCall(receiver, f, args, at) }
             if let fi = info.fieldIndex[n] {
-                let field = FieldExpr(at, base: receiver, index: fi, name: n, info.fields[fi].type)
+                let field = fieldAccess(at, base: receiver, info, fi)
                 return callValue(field, args, at)
             }
             if info.kind != .builtin {
@@ -305,8 +318,12 @@ extension Compiler {
         let at = loc(node)
         switch target {
         case .opaque(let name):
-            if Compiler.viewNames.contains(name) {
-                return bad(node, "views run only in program trees (createTree with \"source\"); a key's program declares keys and helpers")
+            if Compiler.viewNames.contains(name) { return viewInit(name, args, node) }
+            if name == "Binding" {
+                let get = args.first { $0.label == "get" }.map { expr($0.expr, expected: nil) }
+                let set = args.first { $0.label == "set" }.map { expr($0.expr, expected: nil) }
+                guard get != nil, set != nil else { return bad(node, "Binding takes (get: { … }, set: { … })") }
+                return BindingInitExpr(at, get: get, set: set, constant: nil)
             }
             _ = plainArguments(args)
             return LiteralExpr(at, .string(name), .opaque(name))
@@ -370,13 +387,24 @@ extension Compiler {
             if field.isLet && field.initial != nil && !(field.initial is LiteralExpr && field.initial!.type.isOptional) {
                 continue  // `let x = 1` is not a parameter of the memberwise initializer
             }
+            if field.wrapper == "Environment" { continue }  // the view instance supplies it
             if a < args.count, args[a].label == field.name || (args[a].trailing && args[a].label == nil) {
+                if field.isBuilder, let c = args[a].expr.as(ClosureExprSyntax.self) {
+                    values[i] = builderClosure(c)
+                    a += 1
+                    continue
+                }
+                if field.wrapper == "Binding" {
+                    values[i] = expr(args[a].expr, expected: nil)
+                    a += 1
+                    continue
+                }
                 values[i] = expr(args[a].expr, expected: field.type.isKnown ? field.type : nil)
                 if let v = values[i], v.type.isKnown, field.type.isKnown, !assignable(v.type, to: field.type) {
                     error(args[a].expr, "cannot convert value of type '\(program.name(of: v.type))' to expected argument type '\(program.name(of: field.type))'")
                 }
                 a += 1
-            } else if field.initial == nil && !field.type.isOptional {
+            } else if field.initial == nil && !field.type.isOptional && field.wrapper != "Environment" {
                 return bad(node, "missing argument for parameter '\(field.name)' in call to \(info.name)(\(info.fields.map { $0.name + ":" }.joined()))")
             }
         }
@@ -398,6 +426,9 @@ extension Compiler {
             return staticCall(.program(program.types[id]), n, args, node, expected: expected)
         }
         if n == "some", args.count == 1 { return expr(args[0].expr, expected: expected?.unwrapped) }
+        if n == "constant", args.count == 1 {
+            return BindingInitExpr(loc(node), get: nil, set: nil, constant: expr(args[0].expr, expected: nil))
+        }
         // SwiftUI's unchecked surface: `.system(size: 12)` is kept as its name.
         _ = plainArguments(args)
         return LiteralExpr(loc(node), .string(n), .opaque("member"))
@@ -407,6 +438,9 @@ extension Compiler {
     private func staticCall(_ target: TypeTarget, _ n: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
         let at = loc(node)
         guard case .program(let info) = target else {
+            if case .opaque("Binding") = target, n == "constant", args.count == 1 {
+                return BindingInitExpr(at, get: nil, set: nil, constant: expr(args[0].expr, expected: nil))
+            }
             if case .library(let name) = target {
                 if n == "init" { return libraryInit(name, args, node) }
                 if let f = Library.shared.typeFunctions[name]?[Compiler.fullName(n, args.map(\.label))] {

@@ -157,7 +157,7 @@ extension Compiler {
             aliases[name] = resolveType(a.initializer.value, in: nil, generics: [], quiet: true)
             return
         }
-        if decl.is(MacroExpansionDeclSyntax.self) { return }  // #Preview: program trees (issue 14) read it
+        if let m = decl.as(MacroExpansionDeclSyntax.self) { return declarePreview(m) }
         declareTypeMembers(decl, prefix: nil)
     }
 
@@ -292,13 +292,28 @@ extension Compiler {
         guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
             return error(b.pattern, "a stored property needs a simple name")
         }
-        let wrapper = decl.attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
-            .first { !["MainActor", "preconcurrency", "usableFromInline", "inlinable", "available"].contains($0) }
+        let attributes = decl.attributes.compactMap { $0.as(AttributeSyntax.self) }
+        let wrapper = attributes.map(\.attributeName.trimmedDescription)
+            .first { !["MainActor", "preconcurrency", "usableFromInline", "inlinable", "available", "ViewBuilder"].contains($0) }
+        if let wrapper, !["State", "Binding", "Environment"].contains(wrapper) {
+            error(decl, "property wrapper '@\(wrapper)' is not part of Canopy's Swift subset (use @State, @Binding or @Environment)")
+        }
+        var environmentKey: String?
+        if wrapper == "Environment" {
+            guard case .argumentList(let list)? = attributes.first(where: { $0.attributeName.trimmedDescription == "Environment" })?.arguments,
+                let k = list.first?.expression.as(KeyPathExprSyntax.self), k.components.count == 1,
+                case .property(let p) = k.components.first!.component
+            else { return error(decl, "@Environment takes a key path: @Environment(\\.name)") }
+            environmentKey = p.declName.baseName.text
+        }
         var type = TypeRef.unknown
         if let t = b.typeAnnotation?.type { type = resolveType(t, in: info.id, generics: generics) }
         let isLet = decl.bindingSpecifier.tokenKind == .keyword(.let)
         let index = info.fields.count
-        info.fields.append(Field(name: name, type: type, isLet: isLet, initial: nil, wrapper: wrapper))
+        info.fields.append(
+            Field(
+                name: name, type: type, isLet: isLet, initial: nil, wrapper: wrapper, environmentKey: environmentKey,
+                isBuilder: attributes.contains { $0.attributeName.trimmedDescription == "ViewBuilder" }))
         info.fieldIndex[name] = index
         if let initial = b.initializer?.value {
             // Field defaults compile early: later bodies rely on an inferred field type.
@@ -332,6 +347,8 @@ extension Compiler {
             for a in list {
                 switch a.accessorSpecifier.text {
                 case "get": getterBody = a.body?.statements
+                case "set" where info.name == "EnvironmentValues":
+                    break  // `.environment(\\.key, v)` sets environment values; the setter is never called
                 case "set", "willSet", "didSet", "_modify":
                     error(a, "'\(a.accessorSpecifier.text)' accessors are not part of Canopy's Swift subset")
                 default: break
@@ -339,7 +356,14 @@ extension Compiler {
             }
         }
         guard let body = getterBody else { return }
-        compileLater { c in c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics) }
+        let marked = b.parent?.parent?.as(VariableDeclSyntax.self)?.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder"
+        } ?? false
+        compileLater { c in
+            // A view's `body` is a `@ViewBuilder`, as the `View` protocol declares it.
+            fn.isBuilder = marked || (name == "body" && c.isViewTypeID(info.id))
+            c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics)
+        }
     }
 
     /// A static property or a top-level `let`: a constant computed once.

@@ -129,10 +129,29 @@ extension Compiler {
 
     // MARK: Names
 
+    /// A stored property: through its storage when it is wrapped (`@State`, `@Binding`, `@Environment`).
+    func fieldAccess(_ at: SourceLocation, base: Expr, _ info: TypeInfo, _ fi: Int) -> Expr {
+        let f = info.fields[fi]
+        if f.wrapper != nil {
+            let t: TypeRef = f.wrapper == "Environment" ? (environmentType(f.environmentKey ?? "") ?? .unknown) : f.type
+            return WrappedFieldExpr(at, base: base, index: fi, name: f.name, t)
+        }
+        return FieldExpr(at, base: base, index: fi, name: f.name, readOnly: isLetOutsideInit(info, fi), f.type)
+    }
+
     /// A variable, a member of `self`, a constant, a function or a type, by name.
     func name(_ n: String, _ node: some SyntaxProtocol) -> Expr {
         let at = loc(node)
         if let v = variable(n, at) { return v }
+        if n.hasPrefix("$"), let sid = context.selfType, !context.isStatic,
+            let fi = program.types[sid].fieldIndex[String(n.dropFirst())], let me = variable("self", at)
+        {
+            let f = program.types[sid].fields[fi]
+            guard f.wrapper == "State" || f.wrapper == "Binding" else {
+                return bad(node, "'\(f.name)' is not a @State or @Binding property, so it has no binding '\(n)'")
+            }
+            return ProjectedFieldExpr(at, base: me, index: fi, name: f.name)
+        }
         if let sid = context.selfType {
             var scope: TypeID? = sid
             var first = true
@@ -140,7 +159,7 @@ extension Compiler {
                 let info = program.types[s]
                 if first && !context.isStatic {
                     if let fi = info.fieldIndex[n], let me = variable("self", at) {
-                        return FieldExpr(at, base: me, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
+                        return fieldAccess(at, base: me, info, fi)
                     }
                     if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
                         return MethodCallExpr(
@@ -315,11 +334,14 @@ extension Compiler {
     }
 
     func instanceMember(_ base: Expr, _ n: String, _ node: some SyntaxProtocol, at: SourceLocation) -> Expr {
+        if base.type == .opaque("Binding") {
+            return BindingMemberExpr(at, base: base, name: n, n == "wrappedValue" ? .unknown : .opaque("Binding"))
+        }
         switch base.type {
         case .named(let id):
             let info = program.types[id]
             if let fi = info.fieldIndex[n] {
-                return FieldExpr(at, base: base, index: fi, name: n, readOnly: isLetOutsideInit(info, fi), info.fields[fi].type)
+                return fieldAccess(at, base: base, info, fi)
             }
             if let getter = info.methods[n] {
                 return MethodCallExpr(

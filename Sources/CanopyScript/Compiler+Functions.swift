@@ -28,7 +28,11 @@ extension Compiler {
         if f.modifiers.contains(where: { $0.name.text == "static" }) == false, owner?.kind == .protocolType, isStatic {
             fn.isStatic = true
         }
-        if f.signature.effectSpecifiers?.throwsClause != nil {
+        if f.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder" }) {
+            fn.isBuilder = true
+        }
+        // `makeSharedContext() async throws` is how PreviewModifier declares it; the subset has no `throw`.
+        if f.signature.effectSpecifiers?.throwsClause != nil, base != "makeSharedContext" {
             error(f, "throwing functions are not part of Canopy's Swift subset; return an optional or a result value")
         }
         guard let body = f.body else { return fn }
@@ -73,6 +77,13 @@ extension Compiler {
                 fn.inoutParameters.append(p + i)
             }
             if param.ellipsis != nil { error(param, "variadic parameters are not part of Canopy's Swift subset") }
+            if param.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder" })
+                || param.type.as(AttributedTypeSyntax.self)?.attributes.contains(where: {
+                    $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder"
+                }) == true
+            {
+                fn.builderParameters.insert(p + i)
+            }
             fn.defaults.append(nil)
             if let d = param.defaultValue?.value {
                 let index = p + i
@@ -138,13 +149,20 @@ extension Compiler {
         }
         fn.slotCount = max(fn.slotCount, fn.parameterCount)
         withContext(ctx) {
-            fn.body = statements(body, implicitReturn: fn.returnType != .void)
+            if fn.isBuilder, body.count > 1 || body.first.map(isBuilderOnly) == true, !hasExplicitReturn(body) {
+                fn.body = builderStatements(body)
+            } else {
+                fn.body = statements(body, implicitReturn: fn.returnType != .void)
+            }
         }
         if fn.returnType == .unknown, let r = fn.body.last as? ReturnStmt, let v = r.value { fn.returnType = v.type }
     }
 
     /// A closure expression: a function whose captured variables come from the enclosing frame.
-    func closure(_ node: ClosureExprSyntax, expected: TypeRef?) -> Expr {
+    func closure(_ node: ClosureExprSyntax, expected: TypeRef?, builder isBuilder: Bool = false) -> Expr {
+        let savedBuilder = builder
+        builder = nil
+        defer { builder = savedBuilder }
         let fn = Function(name: "closure at \(loc(node))", location: loc(node))
         fn.isClosure = true
         var paramTypes: [TypeRef] = []
@@ -206,7 +224,14 @@ extension Compiler {
         fn.parameterCount = names.count
         fn.returnType = ctx.returnType
         withContext(ctx) {
-            fn.body = statements(node.statements, implicitReturn: true)
+            if isBuilder, node.statements.count > 1 || node.statements.first.map(isBuilderOnly) == true,
+                !hasExplicitReturn(node.statements)
+            {
+                fn.body = builderStatements(node.statements)
+                fn.returnType = .opaque("View")
+            } else {
+                fn.body = statements(node.statements, implicitReturn: true)
+            }
         }
         if fn.returnType == .unknown, let r = fn.body.last as? ReturnStmt, let v = r.value { fn.returnType = v.type }
         fn.inoutParameters = Array(0..<fn.parameterCount)
@@ -230,5 +255,18 @@ final class DollarCounter: SyntaxVisitor {
         let t = node.baseName.text
         if t.hasPrefix("$"), let n = Int(t.dropFirst()) { count = max(count, n + 1) }
         return .visitChildren
+    }
+}
+
+extension Compiler {
+    /// A single item that only a builder gives a value: an `if` or `switch` producing views.
+    func isBuilderOnly(_ item: CodeBlockItemSyntax) -> Bool {
+        guard case .expr(let e) = item.item else {
+            if case .stmt(let s) = item.item, let e = s.as(ExpressionStmtSyntax.self) {
+                return e.expression.is(IfExprSyntax.self) || e.expression.is(SwitchExprSyntax.self)
+            }
+            return false
+        }
+        return e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self)
     }
 }

@@ -4,6 +4,13 @@ import SwiftSyntax
 extension Compiler {
     /// Compiles a block. With `implicitReturn`, a body that is a single expression returns it (`{ a + b }`).
     func statements(_ items: CodeBlockItemListSyntax, implicitReturn: Bool = false) -> [Stmt] {
+        if let b = builder, let slot = b.branchSlot, b.awaitingBranch {
+            // A block of a builder `if`/`switch`: it records its number, then its own statements are ordinary.
+            builder!.nextBranch += 1
+            builder!.awaitingBranch = false
+            defer { builder!.awaitingBranch = true }
+            return [SetBranchStmt(loc(items), slot: slot, branch: b.nextBranch)] + statements(items, implicitReturn: implicitReturn)
+        }
         let flat = flatten(items)
         if implicitReturn, flat.count == 1, let e = flat[0].item.as(ExprSyntax.self), !isStatementLike(e) {
             let value = expr(e, expected: context.returnType.isKnown ? context.returnType : nil)
@@ -32,7 +39,7 @@ extension Compiler {
         return statements(items)
     }
 
-    private func statement(_ item: CodeBlockItemSyntax.Item) -> [Stmt] {
+    func statement(_ item: CodeBlockItemSyntax.Item) -> [Stmt] {
         switch item {
         case .decl(let d): return declaration(d)
         case .stmt(let s): return statement(s, label: 0)
@@ -41,6 +48,11 @@ extension Compiler {
     }
 
     private func expressionStatement(_ e: ExprSyntax) -> Stmt {
+        if let b = builder, !b.awaitingBranch {
+            if let i = e.as(IfExprSyntax.self) { return builderConditional(loc(i)) { ifStatement(i) } }
+            if let s = e.as(SwitchExprSyntax.self) { return builderConditional(loc(s)) { switchStatement(s, label: 0) } }
+            if !isStatementLike(e) { return BuilderAppendStmt(slot: b.accumulator, viewOperand(e)) }
+        }
         if let i = e.as(IfExprSyntax.self) { return ifStatement(i) }
         if let s = e.as(SwitchExprSyntax.self) { return switchStatement(s, label: 0) }
         return ExprStmt(expr(e, expected: nil))

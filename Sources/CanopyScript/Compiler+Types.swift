@@ -4,11 +4,12 @@ import SwiftSyntax
 /// types, the program's types and aliases, the library's.
 extension Compiler {
     /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
-    static let opaqueTypes: Set<String> = [
+    static let opaqueTypes: Set<String> = Set([
         "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
         "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
         "LocalizedStringKey", "UUID", "Date", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
-    ]
+        "Binding", "State", "Environment", "Published", "PreviewTrait",
+    ]).union(Compiler.viewNames)
 
     func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
         if let o = t.as(OptionalTypeSyntax.self) {

@@ -5,7 +5,7 @@ import SwiftSyntax
 
 /// Compiles Swift source of the subset (PROGRAMS.md §2) into a `Program`: every name resolved to a slot, a field
 /// index or a function before anything runs. Problems are collected as diagnostics and reported all at once.
-final class Compiler {
+package final class Compiler {
     let program: Program
     var diagnostics: [Diagnostic] = []
     /// The file being compiled: the prelude or the program's own source.
@@ -24,6 +24,8 @@ final class Compiler {
     /// Open `?` binds not yet closed by a chain.
     var openChains = 0
     var labels: [String: Int] = [:]
+    /// The `@ViewBuilder` block being compiled, if any.
+    var builder: BuilderState?
 
     init(source: String) {
         program = Program(source: source)
@@ -32,7 +34,7 @@ final class Compiler {
     }
 
     /// Compiles `source`; throws every diagnostic when it does not compile.
-    static func compile(_ source: String) throws(CompileFailure) -> Program {
+    package static func compile(_ source: String) throws(CompileFailure) -> Program {
         let c = Compiler(source: source)
         c.run()
         if !c.diagnostics.isEmpty {

@@ -2,14 +2,14 @@
 /// iteration.
 extension Machine {
     @inline(__always)
-    func truth(_ v: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
+    package func truth(_ v: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
         if case .bool(let b) = v { return b }
         if case .box(let b) = v { return try truth(b.value, at: location) }
         throw fault("a condition must be a Bool", at: location)
     }
 
     /// `==`: a user `static func ==` wins over the synthesized one.
-    func equal(_ a: Value, _ b: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
+    package func equal(_ a: Value, _ b: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
         switch a {
         case .record(let t, _), .enumCase(let t, _, _):
             if let f = program.types[t].staticMethods["==(_:_:)"] {
@@ -22,7 +22,7 @@ extension Machine {
 
     /// `<`: numbers, strings, and types with a `static func <`; enums with raw values compare by their case order
     /// only through a user `<`, as in Swift.
-    func less(_ a: Value, _ b: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
+    package func less(_ a: Value, _ b: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x < y
         case (.string(let x), .string(let y)): return x < y
@@ -44,7 +44,7 @@ extension Machine {
     }
 
     /// The text `String(describing:)` and interpolation give.
-    func describe(_ v: Value) -> String {
+    package func describe(_ v: Value) -> String {
         switch v {
         case .null: return "nil"
         case .bool(let b): return b ? "true" : "false"
@@ -73,6 +73,9 @@ extension Machine {
         case .range(let a, let b): return "\(a)..<\(b)"
         case .doubleRange(let a, let b, let closed): return "\(a)\(closed ? "..." : "..<")\(b)"
         case .function: return "(Function)"
+        case .view(let v): return v.type
+        case .cell(let c): return describe(c.value)
+        case .binding: return "Binding"
         case .metatype(let t): return program.name(of: t)
         case .keyPath: return "KeyPath"
         case .box(let b): return describe(b.value)
@@ -89,7 +92,7 @@ extension Machine {
     /// Converts a value stored into a place of type `t`: an integer where a `Double`/`CGFloat` is expected
     /// becomes a double (Swift types the literal so; the implicit CGFloat ↔ Double conversion is free).
     @inline(__always)
-    func coerce(_ v: Value, to t: TypeRef) -> Value {
+    package func coerce(_ v: Value, to t: TypeRef) -> Value {
         switch t {
         case .double:
             if case .int(let i) = v { return .double(Double(i)) }
@@ -111,7 +114,7 @@ extension Machine {
     }
 
     /// Whether `v` is a value of `t` (for `is`, `as?` and patterns).
-    func value(_ v: Value, isA t: TypeRef) -> Bool {
+    package func value(_ v: Value, isA t: TypeRef) -> Bool {
         switch (t, v.unboxed) {
         case (.unknown, _), (.generic, _), (.opaque, _): return true
         case (.optional(let w), let x): return x.isNull || value(x, isA: w)
@@ -129,9 +132,11 @@ extension Machine {
     }
 
     /// `v.name` where the type is known only now: a stored property, a computed one, or a library property.
-    func member(of v: Value, _ name: String, at location: SourceLocation) throws(ScriptFault) -> Value {
+    package func member(of v: Value, _ name: String, at location: SourceLocation) throws(ScriptFault) -> Value {
         let v = v.unboxed
         switch v {
+        case .binding: return try bindingMember(v, name, at: location)
+        case .cell(let box): return try member(of: read(box), name, at: location)
         case .record(let t, let fields):
             let info = program.types[t]
             if let i = info.fieldIndex[name] { return fields[i] }
@@ -161,7 +166,7 @@ extension Machine {
     }
 
     /// `a[i]`, `d[k]` (optional), `d[k, default: x]`.
-    func subscriptGet(_ base: Value, _ key: Value, fallback: Value?, at location: SourceLocation) throws(ScriptFault)
+    package func subscriptGet(_ base: Value, _ key: Value, fallback: Value?, at location: SourceLocation) throws(ScriptFault)
         -> Value
     {
         switch base.unboxed {
@@ -177,6 +182,13 @@ extension Machine {
             }
         case .dictionary(let d):
             return d[key] ?? fallback ?? .null
+        case .record(let t, _) where program.types[t].name == "EnvironmentValues":
+            // `self[K.self]` in an `EnvironmentValues` property: the key's default (set values never reach here).
+            if case .metatype(.named(let k)) = key, let i = program.types[k].staticConstants["defaultValue"],
+                let v = program.cells[i].value
+            {
+                return v
+            }
         case .string(let s):
             if case .range(let lo, let hi) = key {
                 let chars = Array(s)
@@ -189,7 +201,7 @@ extension Machine {
     }
 
     /// Runs `body` for each element of a sequence until it returns false.
-    func iterate(_ seq: Value, at location: SourceLocation, _ body: (Value) throws(ScriptFault) -> Bool)
+    package func iterate(_ seq: Value, at location: SourceLocation, _ body: (Value) throws(ScriptFault) -> Bool)
         throws(ScriptFault)
     {
         switch seq.unboxed {
@@ -213,7 +225,7 @@ extension Machine {
     }
 
     /// The elements of a sequence as an array.
-    func elements(_ seq: Value, at location: SourceLocation) throws(ScriptFault) -> [Value] {
+    package func elements(_ seq: Value, at location: SourceLocation) throws(ScriptFault) -> [Value] {
         if case .array(let a) = seq.unboxed { return a }
         var out: [Value] = []
         try iterate(seq, at: location) { (v: Value) throws(ScriptFault) -> Bool in
@@ -224,7 +236,7 @@ extension Machine {
     }
 
     /// A Swift-like name of a value's type, for messages.
-    func typeName(of v: Value) -> String {
+    package func typeName(of v: Value) -> String {
         switch v.unboxed {
         case .null: return "Optional"
         case .bool: return "Bool"
@@ -241,6 +253,9 @@ extension Machine {
         case .metatype: return "metatype"
         case .keyPath: return "KeyPath"
         case .box: return "box"
+        case .view(let v): return v.type
+        case .cell: return "State"
+        case .binding: return "Binding"
         }
     }
 }

@@ -2,33 +2,35 @@ import CanopyCore
 
 /// The running state of Swift code: a value stack of frames, fuel, depth, and the call stack for faults.
 /// Not shared between threads: one per evaluation (it lives in `ReducerContext.scratch`).
-final class Machine {
-    var stack: [Value] = Array(repeating: .null, count: 256)
+package final class Machine {
+    package var stack: [Value] = Array(repeating: .null, count: 256)
     /// First free slot.
-    var sp = 0
+    package var sp = 0
     /// Base of the running frame.
-    var fp = 0
+    package var fp = 0
     /// The running closure's captured boxes.
-    var captures: [Box] = []
+    package var captures: [Box] = []
     /// The value a `return` left.
-    var returned: Value = .null
+    package var returned: Value = .null
     /// Work left; every statement, call and loop pass costs one, library calls their size.
-    var fuel: Int
-    let maxDepth: Int
-    var depth = 0
+    package var fuel: Int
+    package let maxDepth: Int
+    package var depth = 0
     /// Function name and call site of every running frame, outermost first.
-    var frames: [(function: Function, site: SourceLocation)] = []
+    package var frames: [(function: Function, site: SourceLocation)] = []
     /// The call site a library function was entered from, for faults raised inside it.
-    var site = SourceLocation.unknown
+    package var site = SourceLocation.unknown
     /// Largest string length or collection count a value may reach.
-    let maxCount: Int
+    package let maxCount: Int
     /// Recycled `nextValue` thunks, one per nesting level of `reduce` calls.
-    var thunks: [NextValueThunk] = []
-    var thunkDepth = 0
+    package var thunks: [NextValueThunk] = []
+    package var thunkDepth = 0
     /// The program whose code runs (set by whoever starts a run).
-    var program: Program!
+    package var program: Program!
+    /// The program tree whose view code runs, if any: it sees state reads and writes.
+    package weak var host: (any ViewHost)?
 
-    init(fuel: Int = 10_000_000, maxDepth: Int = 200, maxCount: Int = 1_000_000) {
+    package init(fuel: Int = 10_000_000, maxDepth: Int = 200, maxCount: Int = 1_000_000) {
         self.fuel = fuel
         self.maxDepth = maxDepth
         self.maxCount = maxCount
@@ -37,14 +39,14 @@ final class Machine {
     // MARK: Faults
 
     /// A runtime fault at `location` with the Swift call stack.
-    func fault(_ message: String, at location: SourceLocation) -> ScriptFault {
+    package func fault(_ message: String, at location: SourceLocation) -> ScriptFault {
         ScriptFault(.runtime, message, at: location, stack: callStack(innermost: location))
     }
 
     /// A fault inside a library function: at the call site it was entered from.
-    func fault(_ message: String) -> ScriptFault { fault(message, at: site) }
+    package func fault(_ message: String) -> ScriptFault { fault(message, at: site) }
 
-    func callStack(innermost: SourceLocation) -> [String] {
+    package func callStack(innermost: SourceLocation) -> [String] {
         var out: [String] = []
         var at = innermost
         for f in frames.reversed() {
@@ -55,7 +57,7 @@ final class Machine {
     }
 
     @inline(__always)
-    func charge(_ units: Int = 1, at location: SourceLocation) throws(ScriptFault) {
+    package func charge(_ units: Int = 1, at location: SourceLocation) throws(ScriptFault) {
         fuel -= units
         if fuel < 0 {
             throw ScriptFault(.outOfFuel, "the work limit was reached", at: location, stack: callStack(innermost: location))
@@ -64,15 +66,15 @@ final class Machine {
 
     /// Charges for library work proportional to `units` (elements visited).
     @inline(__always)
-    func chargeLibrary(_ units: Int) throws(ScriptFault) { try charge(units, at: site) }
+    package func chargeLibrary(_ units: Int) throws(ScriptFault) { try charge(units, at: site) }
 
     /// Faults when a string or collection would grow beyond the size limit.
     @inline(__always)
-    func checkCount(_ n: Int) throws(ScriptFault) { try checkCount(n, at: site) }
+    package func checkCount(_ n: Int) throws(ScriptFault) { try checkCount(n, at: site) }
 
     /// The same, for code the interpreter runs itself (operators, interpolation) at `location`.
     @inline(__always)
-    func checkCount(_ n: Int, at location: SourceLocation) throws(ScriptFault) {
+    package func checkCount(_ n: Int, at location: SourceLocation) throws(ScriptFault) {
         if n > maxCount { throw fault("a value grew beyond \(maxCount) elements", at: location) }
     }
 
@@ -80,7 +82,7 @@ final class Machine {
 
     /// Reserves a frame of `n` slots above the stack pointer and returns its base.
     @inline(__always)
-    func reserve(_ n: Int) -> Int {
+    package func reserve(_ n: Int) -> Int {
         let base = sp
         sp += n
         if sp > stack.count { stack.append(contentsOf: repeatElement(.null, count: max(sp - stack.count, stack.count))) }
@@ -89,7 +91,7 @@ final class Machine {
 
     /// Pops a frame, dropping its values.
     @inline(__always)
-    func release(_ base: Int) {
+    package func release(_ base: Int) {
         var i = base
         while i < sp {
             stack[i] = .null
@@ -100,7 +102,7 @@ final class Machine {
 
     /// Runs `f` on the frame at `base`, whose parameters are already in place. The frame stays reserved, so the
     /// caller can read `inout` parameters back before releasing it.
-    func run(_ f: Function, base: Int, captures: [Box], site: SourceLocation) throws(ScriptFault) -> Value {
+    package func run(_ f: Function, base: Int, captures: [Box], site: SourceLocation) throws(ScriptFault) -> Value {
         depth += 1
         defer { depth -= 1 }
         if depth > maxDepth {
@@ -127,7 +129,7 @@ final class Machine {
     }
 
     /// Calls any callable with `args`; `inout` parameters are written back into `args`.
-    func call(_ c: Callable, _ args: inout [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+    package func call(_ c: Callable, _ args: inout [Value], site: SourceLocation) throws(ScriptFault) -> Value {
         switch c.kind {
         case .function:
             return try invoke(unsafeDowncast(c, to: Function.self), captures: [], receiver: nil, &args, site: site)
@@ -157,7 +159,7 @@ final class Machine {
 
     /// Runs a library function; faults inside it are placed at `location`.
     @inline(__always)
-    func callNative(_ function: NativeFunction, _ args: [Value], at location: SourceLocation) throws(ScriptFault)
+    package func callNative(_ function: NativeFunction, _ args: [Value], at location: SourceLocation) throws(ScriptFault)
         -> Value
     {
         let saved = site
@@ -167,13 +169,13 @@ final class Machine {
     }
 
     /// Calls with arguments that need no write-back.
-    func call(_ c: Callable, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+    package func call(_ c: Callable, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
         var a = args
         return try call(c, &a, site: site)
     }
 
     /// Calls a value that should be a function.
-    func call(value: Value, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
+    package func call(value: Value, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
         if case .keyPath(let path) = value.unboxed, args.count == 1 {
             var v = args[0]
             for name in path where name != "self" { v = try member(of: v, name, at: site) }
@@ -183,7 +185,7 @@ final class Machine {
         return try call(c, args, site: site)
     }
 
-    func invoke(
+    package func invoke(
         _ f: Function, captures: [Box], receiver: Value?, _ args: inout [Value], site: SourceLocation
     ) throws(ScriptFault) -> Value {
         let base = reserve(f.slotCount)
@@ -212,7 +214,7 @@ final class Machine {
     }
 
     /// Clears everything a run left behind, so no state carries from one run to the next.
-    func reset() {
+    package func reset() {
         release(0)
         fp = 0
         captures = []
@@ -225,18 +227,18 @@ final class Machine {
 
 /// `nextValue` as handed to a key's `reduce`: pulls the engine's sibling on the first call and returns the same
 /// value on later ones.
-final class NextValueThunk: Callable {
+package final class NextValueThunk: Callable {
     /// The engine's pull of the next sibling, valid only while its `reduce` runs.
-    var pull: (() -> JSON)?
+    package var pull: (() -> JSON)?
     /// The key whose `Value` the sibling's JSON decodes to.
-    unowned(unsafe) var key: ScriptKey?
-    var cached: Value?
+    package unowned(unsafe) var key: ScriptKey?
+    package var cached: Value?
 
-    init() { super.init(kind: .nextValue) }
+    package init() { super.init(kind: .nextValue) }
 
-    override var displayName: String { "nextValue" }
+    package override var displayName: String { "nextValue" }
 
-    func value(_ m: Machine) throws(ScriptFault) -> Value {
+    package func value(_ m: Machine) throws(ScriptFault) -> Value {
         if let cached { return cached }
         guard let pull, let key else { throw m.fault("nextValue was called after its reduce returned") }
         let v = key.decodeTrusted(pull())

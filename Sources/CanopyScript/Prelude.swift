@@ -21,6 +21,7 @@ enum Prelude {
         protocol View {}
         protocol ViewModifier {}
         protocol PreviewModifier {}
+        struct EnvironmentValues {}
         protocol ValidationRuleBase {}
 
         struct CGPoint: Equatable, Hashable {

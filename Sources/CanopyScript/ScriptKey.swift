@@ -11,7 +11,7 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
     public let defaultValue: JSON
     public let reduceLine: Int?
 
-    init(program: Program, key: String) throws(CompileFailure) {
+    package init(program: Program, key: String) throws(CompileFailure) {
         guard let t = program.type(named: key), t.kind == .structure || t.kind == .enumeration else {
             throw CompileFailure(diagnostics: [
                 Diagnostic(SourceLocation(line: 1, column: 1), "the program declares no PreferenceKey named '\(key)'")
@@ -106,6 +106,12 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         _ = try m.run(f, base: base, captures: [], site: f.location)
         return m.stack[base].unboxed
     }
+
+    /// A value of the tree as Swift sees it (an `onPreferenceChange` closure's argument).
+    package func decodeValue(_ json: JSON) -> Value { decodeTrusted(json) }
+
+    /// The key's `defaultValue`.
+    package var defaultScriptValue: Value { decodeTrusted(defaultValue) }
 
     /// Values in the tree were checked when they entered it; decode them without failing.
     func decodeTrusted(_ json: JSON) -> Value {

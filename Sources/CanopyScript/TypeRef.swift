@@ -23,20 +23,20 @@ public indirect enum TypeRef: Hashable, Sendable {
     case opaque(String)
 
     /// The type a value of this type has once unwrapped (`T?` → `T`).
-    var unwrapped: TypeRef {
+    package var unwrapped: TypeRef {
         if case .optional(let t) = self { return t.unwrapped }
         return self
     }
 
-    var isOptional: Bool {
+    package var isOptional: Bool {
         if case .optional = self { return true }
         return false
     }
 
-    var isNumeric: Bool { self == .int || self == .double }
+    package var isNumeric: Bool { self == .int || self == .double }
 
     /// The kind of value a library type has, when this is one (not optional, not a program type).
-    var libraryKind: ValueKind? {
+    package var libraryKind: ValueKind? {
         switch self {
         case .int: return .int
         case .double: return .double
@@ -50,7 +50,7 @@ public indirect enum TypeRef: Hashable, Sendable {
     }
 
     /// A type inference may rely on (not unknown, not a generic parameter).
-    var isKnown: Bool {
+    package var isKnown: Bool {
         switch self {
         case .unknown, .generic, .opaque: return false
         default: return true
@@ -59,13 +59,13 @@ public indirect enum TypeRef: Hashable, Sendable {
 }
 
 /// Kinds of run-time values, for dispatching library members without looking up names.
-enum ValueKind: Int, CaseIterable, Sendable {
+package enum ValueKind: Int, CaseIterable, Sendable {
     case null, bool, int, double, string, array, dictionary, set, record, enumCase, tuple, range, doubleRange,
-        function, metatype, keyPath
+        function, metatype, keyPath, view, cell, binding
 }
 
 extension Value {
-    var kind: ValueKind {
+    package var kind: ValueKind {
         switch self {
         case .null: return .null
         case .bool: return .bool
@@ -84,6 +84,9 @@ extension Value {
         case .metatype: return .metatype
         case .keyPath: return .keyPath
         case .box(let b): return b.value.kind
+        case .view: return .view
+        case .cell: return .cell
+        case .binding: return .binding
         }
     }
 }

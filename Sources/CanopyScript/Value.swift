@@ -1,7 +1,7 @@
 /// A value while Swift code runs. Optionals are flat: `nil` is `.null` and `.some(x)` is `x` (so `T??` is `T?`).
 /// Structs and enums carry their type's index in the program; arrays, dictionaries and sets are values as in
 /// Swift (copy on write).
-enum Value: @unchecked Sendable {  // holds functions and boxes, which only the running machine touches
+package enum Value: @unchecked Sendable {  // holds functions and boxes, which only the running machine touches
     case null
     case bool(Bool)
     case int(Int)
@@ -26,25 +26,31 @@ enum Value: @unchecked Sendable {  // holds functions and boxes, which only the 
     case keyPath([String])
     /// A captured variable: closures and the frame that declared it share the box.
     case box(Box)
+    /// A view a body produced (PROGRAMS.md §3).
+    case view(ViewValue)
+    /// The storage of a `@State` or `@Environment` property, as a view instance's property holds it.
+    case cell(StateBox)
+    /// A `Binding`.
+    case binding(BindingValue)
 }
 
 /// Index of a declared type in its program.
 public typealias TypeID = Int
 
 /// A mutable cell shared by a frame and the closures that capture one of its variables.
-final class Box {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+package final class Box {
+    package var value: Value
+    package init(_ value: Value) { self.value = value }
 }
 
 extension Value {
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The number as a `Double`, for arithmetic that mixes `Int` and `CGFloat`.
-    var number: Double? {
+    package var number: Double? {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
@@ -60,7 +66,7 @@ extension Value {
 }
 
 extension Value: Hashable {
-    static func == (a: Value, b: Value) -> Bool {
+    package static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -80,13 +86,16 @@ extension Value: Hashable {
         case (.function(let x), .function(let y)): return x === y
         case (.metatype(let x), .metatype(let y)): return x == y
         case (.keyPath(let x), .keyPath(let y)): return x == y
+        case (.view(let x), .view(let y)): return x.same(as: y)
+        case (.cell(let x), .cell(let y)): return x === y
+        case (.binding(let x), .binding(let y)): return x.same(as: y)
         case (.box(let x), _): return x.value == b
         case (_, .box(let y)): return a == y.value
         default: return false
         }
     }
 
-    func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         switch self {
         case .null: h.combine(0)
         case .bool(let b): h.combine(b)
@@ -116,20 +125,23 @@ extension Value: Hashable {
         case .metatype(let t): h.combine(t)
         case .keyPath(let p): h.combine(p)
         case .box(let b): b.value.hash(into: &h)
+        case .view(let v): h.combine(v.type)
+        case .cell(let c): h.combine(ObjectIdentifier(c))
+        case .binding: h.combine(17)
         }
     }
 }
 
 /// A dictionary in insertion order, so iteration, `keys` and JSON output are deterministic (Swift's own order
 /// changes from run to run).
-struct OrderedDictionary: Hashable {
-    var keys: [Value] = []
-    var values: [Value] = []
-    var index: [Value: Int] = [:]
+package struct OrderedDictionary: Hashable {
+    package var keys: [Value] = []
+    package var values: [Value] = []
+    package var index: [Value: Int] = [:]
 
-    var count: Int { keys.count }
+    package var count: Int { keys.count }
 
-    subscript(key: Value) -> Value? {
+    package subscript(key: Value) -> Value? {
         get { index[key].map { values[$0] } }
         set {
             if let i = index[key] {
@@ -146,7 +158,7 @@ struct OrderedDictionary: Hashable {
         }
     }
 
-    mutating func remove(at i: Int) {
+    package mutating func remove(at i: Int) {
         index[keys[i]] = nil
         keys.remove(at: i)
         values.remove(at: i)
@@ -154,7 +166,7 @@ struct OrderedDictionary: Hashable {
     }
 
     /// Equal when they hold the same pairs, in any order (as Swift's `Dictionary`).
-    static func == (a: OrderedDictionary, b: OrderedDictionary) -> Bool {
+    package static func == (a: OrderedDictionary, b: OrderedDictionary) -> Bool {
         guard a.count == b.count else { return false }
         for (i, k) in a.keys.enumerated() {
             guard let v = b[k], v == a.values[i] else { return false }
@@ -162,7 +174,7 @@ struct OrderedDictionary: Hashable {
         return true
     }
 
-    func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         var acc = 0
         for (i, k) in keys.enumerated() {
             var e = Hasher()
@@ -176,16 +188,16 @@ struct OrderedDictionary: Hashable {
 }
 
 /// A set in insertion order, for the same reason as `OrderedDictionary`.
-struct OrderedSet: Hashable {
-    var elements: [Value] = []
-    var index: [Value: Int] = [:]
+package struct OrderedSet: Hashable {
+    package var elements: [Value] = []
+    package var index: [Value: Int] = [:]
 
-    var count: Int { elements.count }
+    package var count: Int { elements.count }
 
-    func contains(_ v: Value) -> Bool { index[v] != nil }
+    package func contains(_ v: Value) -> Bool { index[v] != nil }
 
     @discardableResult
-    mutating func insert(_ v: Value) -> Bool {
+    package mutating func insert(_ v: Value) -> Bool {
         guard index[v] == nil else { return false }
         index[v] = elements.count
         elements.append(v)
@@ -193,7 +205,7 @@ struct OrderedSet: Hashable {
     }
 
     @discardableResult
-    mutating func remove(_ v: Value) -> Bool {
+    package mutating func remove(_ v: Value) -> Bool {
         guard let i = index[v] else { return false }
         index[v] = nil
         elements.remove(at: i)
@@ -201,11 +213,11 @@ struct OrderedSet: Hashable {
         return true
     }
 
-    static func == (a: OrderedSet, b: OrderedSet) -> Bool {
+    package static func == (a: OrderedSet, b: OrderedSet) -> Bool {
         a.count == b.count && a.elements.allSatisfy { b.contains($0) }
     }
 
-    func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         var acc = 0
         for e in elements { acc = acc &+ e.hashValue }
         h.combine(count)

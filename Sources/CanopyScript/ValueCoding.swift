@@ -8,7 +8,7 @@ extension Program {
     /// Decodes `json` as a value of type `t`; the error says what did not fit, for `type_mismatch`.
     /// The path to a mismatch (`value.size.width`) is built on the way out of a failure only, so decoding that
     /// succeeds builds no strings.
-    func decode(_ json: JSON, as t: TypeRef) -> Result<Value, CodingMismatch> {
+    package func decode(_ json: JSON, as t: TypeRef) -> Result<Value, CodingMismatch> {
         func fail(_ what: String) -> Result<Value, CodingMismatch> {
             .failure(CodingMismatch(problem: "is \(json.typeName), expected \(what)"))
         }
@@ -148,7 +148,7 @@ extension Program {
     }
 
     /// JSON as a value without a type to guide it (objects become `[String: …]`).
-    func plain(_ json: JSON) -> Value {
+    package func plain(_ json: JSON) -> Value {
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -164,7 +164,7 @@ extension Program {
     }
 
     /// Encodes a value as JSON.
-    func encode(_ v: Value) -> JSON {
+    package func encode(_ v: Value) -> JSON {
         switch v {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -201,25 +201,46 @@ extension Program {
         case .doubleRange(let a, let b, _): return ["lowerBound": .double(a), "upperBound": .double(b)]
         case .function, .metatype, .keyPath: return .null
         case .box(let b): return encode(b.value)
+        case .view(let v): return .string(v.type)
+        case .cell(let c): return encode(c.value)
+        case .binding(let b): return encode(bindingValue(b) ?? .null)
+        }
+    }
+
+    /// A binding's current value where no code needs to run (a cell, a constant, their properties).
+    package func bindingValue(_ b: BindingValue) -> Value? {
+        switch b.source {
+        case .cell(let box, let path):
+            var v = box.value
+            for n in path {
+                guard case .record(let t, let f) = v, let i = types[t].fieldIndex[n] else { return nil }
+                v = f[i]
+            }
+            return v
+        case .constant(let v): return v
+        case .member(let parent, let n):
+            guard case .record(let t, let f)? = bindingValue(parent), let i = types[t].fieldIndex[n] else { return nil }
+            return f[i]
+        case .closures: return nil
         }
     }
 }
 
 /// Why a JSON value does not decode to a Swift type.
-struct CodingMismatch: Error {
+package struct CodingMismatch: Error {
     /// Where in the value, outermost first (`.size`, `.width`).
-    var path: [String] = []
+    package var path: [String] = []
     /// What is wrong there.
-    var problem: String
+    package var problem: String
 
-    init(problem: String) { self.problem = problem }
+    package init(problem: String) { self.problem = problem }
 
     /// The same mismatch seen from the enclosing value.
-    func inside(_ component: String) -> CodingMismatch {
+    package func inside(_ component: String) -> CodingMismatch {
         var m = self
         m.path.insert(component, at: 0)
         return m
     }
 
-    var message: String { "value" + path.joined() + " " + problem }
+    package var message: String { "value" + path.joined() + " " + problem }
 }

@@ -1,0 +1,271 @@
+import SwiftSyntax
+
+/// View code (PROGRAMS.md §3–§4): SwiftUI's views and modifiers, `@ViewBuilder` blocks, wrapped properties.
+extension Compiler {
+    /// The accumulator of the `@ViewBuilder` block being compiled; `branchSlot` while the blocks of a builder
+    /// `if`/`switch` are compiled (each block records its number there).
+    struct BuilderState {
+        var accumulator: Int
+        var branchSlot: Int?
+        var nextBranch = 0
+        var awaitingBranch = false
+    }
+
+    static let viewNames: Set<String> = [
+        "Text", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "Button", "TextField", "SecureField", "Toggle",
+        "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Color", "Spacer",
+        "Form", "Section", "List", "NavigationStack", "NavigationView", "ForEach", "Group", "EmptyView", "Divider",
+        "ScrollView", "Picker", "ProgressView", "Link", "Menu", "DisclosureGroup", "TabView", "Grid", "GridRow",
+        "LabeledContent", "ContentUnavailableView", "AnyView", "GroupBox", "ControlGroup", "ViewThatFits",
+    ]
+
+    /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
+    static let handlerLabels: Set<String> = [
+        "action", "onEditingChanged", "onCommit", "onIncrement", "onDecrement", "perform",
+    ]
+
+    /// Labels of `@ViewBuilder` arguments of SwiftUI's views.
+    static let contentLabels: Set<String> = ["content", "label", "header", "footer", "minimumValueLabel", "maximumValueLabel"]
+
+    /// Whether values of `t` are views: SwiftUI's, the program's view structs, `some View`, a view generic.
+    func isViewType(_ t: TypeRef) -> Bool {
+        switch t.unwrapped {
+        case .opaque(let n): return n == "View" || Compiler.viewNames.contains(n)
+        case .named(let id): return program.types[id].name == "View" || program.types[id].conforms(to: "View")
+        case .generic(let n): return n == "Content" || n == "Label" || n == "Body"
+        default: return false
+        }
+    }
+
+    /// Whether `id` is a view struct or the `View` protocol (an `extension View`).
+    func isViewTypeID(_ id: TypeID) -> Bool {
+        program.types[id].name == "View" || program.types[id].conforms(to: "View")
+    }
+
+    // MARK: Views
+
+    /// `Name(args)` for a SwiftUI view.
+    func viewInit(_ name: String, _ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
+        let at = loc(node)
+        if name == "GeometryReader" { return bad(node, "'GeometryReader' needs layout, which Canopy does not do") }
+        var out: [ViewArgument] = []
+        var unlabeled = 0
+        // A title first (`Button("Save") { … }`): the trailing closure is the action, not the label.
+        let hasTitle = args.first.map { $0.label == nil && !$0.trailing && !$0.expr.is(ClosureExprSyntax.self) } ?? false
+        let actionFirst = name == "Button" && !hasTitle && args.first?.label == nil && args.first?.trailing == true
+            && args.count > 1
+        for (i, a) in args.enumerated() {
+            let isClosure = a.expr.is(ClosureExprSyntax.self)
+            if let label = a.label, Compiler.handlerLabels.contains(label) {
+                out.append(.handler(label, expr(a.expr, expected: nil)))
+            } else if isClosure && name == "Button" && a.label == nil && (hasTitle || (actionFirst && i == 0)) {
+                out.append(.handler("action", expr(a.expr, expected: nil)))
+            } else if isClosure && (a.label == nil || Compiler.contentLabels.contains(a.label!)) {
+                out.append(.content(builderClosure(a.expr.as(ClosureExprSyntax.self)!)))
+            } else if let label = a.label {
+                if Compiler.contentLabels.contains(label) {
+                    let e = viewOperand(a.expr)
+                    out.append(.prop(label, e))
+                } else {
+                    out.append(.prop(label, expr(a.expr, expected: nil)))
+                }
+            } else {
+                let label: String
+                if unlabeled == 0 {
+                    label = ["Text"].contains(name) ? "text"
+                        : ["TextField", "SecureField", "Button", "Toggle", "Stepper", "Label", "Section", "Picker",
+                            "Link", "Menu", "LabeledContent", "GroupBox", "DisclosureGroup"].contains(name) ? "title"
+                        : name == "ForEach" ? "data" : "_0"
+                } else {
+                    label = "_\(unlabeled)"
+                }
+                unlabeled += 1
+                out.append(.prop(label, viewOperand(a.expr)))
+            }
+        }
+        return ViewInitExpr(at, name, out)
+    }
+
+    /// An expression where a view may be written: `Color.gray` there is a `Color` node.
+    func viewOperand(_ e: ExprSyntax) -> Expr {
+        if let m = e.as(MemberAccessExprSyntax.self), let base = m.base?.as(DeclReferenceExprSyntax.self),
+            Compiler.viewNames.contains(base.baseName.text), lookupType(base.baseName.text, from: nil) == nil
+        {
+            return ViewLeafExpr(loc(e), base.baseName.text, member: m.declName.baseName.text)
+        }
+        return expr(e, expected: nil)
+    }
+
+    /// A `@ViewBuilder` closure: several statements build several views.
+    func builderClosure(_ c: ClosureExprSyntax) -> Expr { closure(c, expected: nil, builder: true) }
+
+    // MARK: Modifiers
+
+    /// `receiver.name(args)` on a view, where no method of the program has that name.
+    func modifier(_ receiver: Expr, _ n: String, _ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
+        let at = loc(node)
+        func keyType(_ a: ArgSyntax?) -> TypeID? {
+            guard let a else { return nil }
+            let e = expr(a.expr, expected: nil)
+            if case .metatype(.named(let id)) = e.type, program.types[id].conforms(to: "PreferenceKey") { return id }
+            error(a.expr, "expected a PreferenceKey type such as 'MyKey.self'")
+            return nil
+        }
+        func closureArg() -> ArgSyntax? { args.first { $0.expr.is(ClosureExprSyntax.self) } }
+        switch n {
+        case "preference":
+            guard args.count == 2, let key = keyType(args.first(where: { $0.label == "key" })),
+                let v = args.first(where: { $0.label == "value" })
+            else { return bad(node, "preference takes (key: K.self, value: …)") }
+            let value = expr(v.expr, expected: keyValueType(key))
+            return ModifierExpr(at, base: receiver, .preference(key: key, value: value))
+        case "onPreferenceChange", "transformPreference":
+            guard let key = keyType(args.first), let c = args.dropFirst().first else {
+                return bad(node, "\(n) takes a key type and a closure: \(n)(MyKey.self) { … }")
+            }
+            if n == "transformPreference" {
+                guard let closure = c.expr.as(ClosureExprSyntax.self) else {
+                    return bad(c.expr, "transformPreference needs a closure literal")
+                }
+                return ModifierExpr(at, base: receiver, .transformPreference(key: key, source: closure.trimmedDescription))
+            }
+            let perform = expr(c.expr, expected: .function([keyValueType(key) ?? .unknown], .void))
+            return ModifierExpr(at, base: receiver, .onPreferenceChange(key: key, perform: perform))
+        case "background", "overlay":
+            var content: Expr?
+            var rest: [(String, Expr)] = []
+            for a in args {
+                if a.label == nil || a.label == "content" {
+                    if let c = a.expr.as(ClosureExprSyntax.self) { content = builderClosure(c) } else {
+                        content = viewOperand(a.expr)
+                    }
+                } else {
+                    rest.append((a.label!, expr(a.expr, expected: nil)))
+                }
+            }
+            guard let content else { return bad(node, "\(n) needs a view") }
+            return ModifierExpr(at, base: receiver, .attached(kind: n, view: content, args: rest))
+        case "environment":
+            guard args.count == 2, let k = args[0].expr.as(KeyPathExprSyntax.self), k.components.count == 1,
+                case .property(let p) = k.components.first!.component
+            else { return bad(node, "environment takes a key path and a value: .environment(\\.name, value)") }
+            let key = p.declName.baseName.text
+            return ModifierExpr(at, base: receiver, .environment(key: key, value: expr(args[1].expr, expected: environmentType(key))))
+        case "onChange":
+            guard let of = args.first(where: { $0.label == "of" }), let c = closureArg() else {
+                return bad(node, "onChange takes (of: value) and a closure")
+            }
+            let initial = args.first { $0.label == "initial" }.map { expr($0.expr, expected: .bool) }
+            let value = expr(of.expr, expected: nil)
+            let action = expr(c.expr, expected: .function([value.type, value.type], .void))
+            return ModifierExpr(at, base: receiver, .onChange(value: value, action: action, initial: initial))
+        case "onReceive":
+            guard let publisher = args.first, let c = closureArg() else {
+                return bad(node, "onReceive takes a publisher and a closure")
+            }
+            return ModifierExpr(at, base: receiver, .onReceive(name: notificationName(publisher.expr), action: expr(c.expr, expected: nil)))
+        case "onSubmit", "onAppear", "onDisappear", "task":
+            guard let c = closureArg() else { return bad(node, "\(n) needs a closure") }
+            return ModifierExpr(at, base: receiver, .action(kind: n, action: expr(c.expr, expected: .function([], .void))))
+        case "id":
+            guard args.count == 1 else { return bad(node, "id takes one value") }
+            return ModifierExpr(at, base: receiver, .id(expr(args[0].expr, expected: nil)))
+        default:
+            var evaluated: [(String, Expr)] = []
+            var unlabeled = 0
+            for a in args {
+                let label = a.label ?? "_\(unlabeled)"
+                if a.label == nil { unlabeled += 1 }
+                if let c = a.expr.as(ClosureExprSyntax.self) {
+                    // Closures of modifiers without a meaning here (`.sheet { … }` content) are built, not shown.
+                    evaluated.append((label, closure(c, expected: nil, builder: true)))
+                } else {
+                    evaluated.append((label, viewOperand(a.expr)))
+                }
+            }
+            return ModifierExpr(at, base: receiver, .other(name: n, args: evaluated))
+        }
+    }
+
+    /// The `Value` type of a preference key.
+    func keyValueType(_ key: TypeID?) -> TypeRef? {
+        guard let key else { return nil }
+        let info = program.types[key]
+        if let a = info.aliases["Value"] { return a }
+        if let i = info.staticConstants["defaultValue"], let t = info.staticTypes["defaultValue"], t.isKnown {
+            _ = i
+            return t
+        }
+        return nil
+    }
+
+    /// The type of an `EnvironmentValues` property the program declares.
+    func environmentType(_ key: String) -> TypeRef? {
+        guard let env = program.type(named: "EnvironmentValues"), let getter = env.methods[key] else { return nil }
+        return getter.returnType.isKnown ? getter.returnType : nil
+    }
+
+    /// The notification an `onReceive` publisher stands for, as written: `UIApplication.didBecomeActiveNotification`,
+    /// or the raw string of `Notification.Name("…")`.
+    func notificationName(_ e: ExprSyntax) -> String {
+        var target = e
+        if let call = e.as(FunctionCallExprSyntax.self), let arg = call.arguments.first(where: { $0.label?.text == "for" }) {
+            target = arg.expression
+        }
+        if let call = target.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription.hasSuffix("Name"),
+            let s = call.arguments.first?.expression.as(StringLiteralExprSyntax.self)
+        {
+            return s.segments.trimmedDescription
+        }
+        return target.trimmedDescription
+    }
+
+    // MARK: Builder blocks
+
+    /// A `@ViewBuilder` body: every expression statement is a view, `if`/`switch` become `If` views.
+    func builderStatements(_ items: CodeBlockItemListSyntax) -> [Stmt] {
+        let at = loc(items)
+        let acc = context.declare("#views\(context.function.slotCount)", type: .unknown, mutable: true).slot
+        let saved = builder
+        builder = BuilderState(accumulator: acc)
+        defer { builder = saved }
+        var out: [Stmt] = [BuilderStartStmt(at, slot: acc)]
+        for item in flatten(items) { out.append(contentsOf: statement(item.item)) }
+        out.append(ReturnStmt(at, value: BuilderResultExpr(at, slot: acc), type: .opaque("View")))
+        return out
+    }
+
+    /// An `if` or `switch` statement inside a builder block.
+    func builderConditional(_ at: SourceLocation, _ body: () -> Stmt) -> Stmt {
+        let outer = builder!.accumulator
+        let inner = context.declare("#views\(context.function.slotCount)", type: .unknown, mutable: true).slot
+        let branch = context.declare("#branch\(context.function.slotCount)", type: .int, mutable: true).slot
+        let saved = builder
+        builder = BuilderState(accumulator: inner, branchSlot: branch, nextBranch: 0, awaitingBranch: true)
+        let s = body()
+        builder = saved
+        return BuilderConditionalStmt(at, outer: outer, inner: inner, branchSlot: branch, body: s)
+    }
+
+    /// Whether a block has a `return` of its own (then it is not a builder, as in Swift).
+    func hasExplicitReturn(_ items: CodeBlockItemListSyntax) -> Bool {
+        let finder = ReturnFinder()
+        finder.walk(items)
+        return finder.found
+    }
+}
+
+/// Finds a `return` outside nested closures and functions.
+final class ReturnFinder: SyntaxVisitor {
+    var found = false
+
+    init() { super.init(viewMode: .sourceAccurate) }
+
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
