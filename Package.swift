@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "CanopyCore", targets: ["CanopyCore"]),
         .library(name: "CanopyProtocol", targets: ["CanopyProtocol"]),
+        .library(name: "CanopyViews", targets: ["CanopyViews"]),
         .library(name: "CanopyClient", targets: ["CanopyClient"]),
         .library(name: "CanopyServer", targets: ["CanopyServer"]),
         .executable(name: "canopyd", targets: ["canopyd"]),
@@ -50,6 +51,9 @@ let package = Package(
                 .unsafeFlags(["-enforce-exclusivity=unchecked"]),
                 .unsafeFlags(["-no-whole-module-optimization"], .when(configuration: .release)),
             ]),
+        // Pure Swift: program trees (PROGRAMS.md) — view instances, @State cells, bindings, environment, preview
+        // contexts, events and transactions — on CanopyScript's interpreter; implements CanopyCore's ProgramRuntime.
+        .target(name: "CanopyViews", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.
@@ -120,6 +124,7 @@ let package = Package(
         // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyViewsTests", dependencies: ["CanopyViews", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyServerTests",

@@ -1,0 +1,180 @@
+import CanopyCore
+import CanopyScript
+
+/// Events (PROGRAMS.md §6): what each kind of view accepts and which closure or binding it runs.
+extension ProgramTree {
+    static let events: [String: Set<String>] = [
+        "Button": ["tap"],
+        "TextField": ["setText", "focus", "commit"],
+        "SecureField": ["setText", "commit"],
+        "Toggle": ["setValue"],
+        "Slider": ["setValue", "focus"],
+        "Stepper": ["increment", "decrement", "focus"],
+    ]
+
+    func handle(_ event: ProgramEvent, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
+        if event.event == "post" {
+            guard let name = event.name else { throw CanopyError(.badEvent, "a post event needs the notification's \"name\"") }
+            return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
+                log.step(["e": "action", "event": "post", "name": .string(name)])
+                try script { () throws(ScriptFault) in try post(name) }
+            }
+        }
+        guard let id = event.node else { throw CanopyError(.badEvent, "a \(event.event) event needs the \"node\" it happens on") }
+        guard let node = nodes[id] else { throw CanopyError(.noSuchNode, "no node \"\(id)\" in this program tree") }
+        guard let accepted = Self.events[node.type], accepted.contains(event.event) else {
+            let has = Self.events[node.type].map { "; a \(node.type) has " + $0.sorted().joined(separator: ", ") }
+                ?? " (it has no events)"
+            throw CanopyError(.badEvent, "a \(node.type) does not take \(event.event)\(has)")
+        }
+        let value = try checkedValue(event, node)
+        return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
+            log.step(["e": "action", "node": .string(id), "event": .string(event.event)])
+            try script { () throws(ScriptFault) in try dispatch(event.event, value, node) }
+        }
+    }
+
+    /// The event's value in Swift, checked before anything runs (`type_mismatch`).
+    func checkedValue(_ event: ProgramEvent, _ node: RenderedNode) throws(CanopyError) -> Value {
+        let v = event.value ?? .null
+        func mismatch(_ want: String) -> CanopyError {
+            CanopyError(.typeMismatch, "\(event.event) on a \(node.type) takes \(want), got \(v.typeName)")
+        }
+        switch event.event {
+        case "setText":
+            guard let s = v.string else { throw mismatch("a string") }
+            return .string(s)
+        case "focus":
+            guard let b = v.bool else { throw mismatch("a bool") }
+            return .bool(b)
+        case "setValue" where node.type == "Toggle":
+            guard let b = v.bool else { throw mismatch("a bool") }
+            return .bool(b)
+        case "setValue":
+            guard let d = v.number else { throw mismatch("a number") }
+            return .double(d)
+        default:
+            return .null
+        }
+    }
+
+    func dispatch(_ event: String, _ value: Value, _ node: RenderedNode) throws(ScriptFault) {
+        let v = node.view
+        switch event {
+        case "tap":
+            if let action = v.handler("action") { _ = try call(action, []) }
+        case "setText":
+            try setBinding(v.prop("text"), value)
+        case "focus":
+            if let h = v.handler("onEditingChanged") { _ = try call(h, [value]) }
+        case "commit":
+            if let h = v.handler("onCommit") { _ = try call(h, []) }
+            try submit(node.id)
+        case "setValue" where node.type == "Toggle":
+            try setBinding(v.prop("isOn"), value)
+        case "setValue":
+            try setBinding(v.prop("value"), try sliderValue(v, value))
+        case "increment", "decrement":
+            let up = event == "increment"
+            if let h = v.handler(up ? "onIncrement" : "onDecrement") {
+                _ = try call(h, [])
+            } else if v.handler("onIncrement") == nil && v.handler("onDecrement") == nil {
+                try step(v, up: up)
+            }
+        default:
+            break
+        }
+    }
+
+    func call(_ f: Value, _ args: [Value]) throws(ScriptFault) -> Value {
+        let arity = machine.arity(of: f)
+        return try machine.call(value: f, arity == 0 ? [] : args, site: machine.site)
+    }
+
+    func setBinding(_ b: Value?, _ value: Value) throws(ScriptFault) {
+        guard let b else { return }
+        try machine.assign(binding: b, value)
+    }
+
+    /// A slider's new value: clamped to its bounds, rounded to its step, an `Int` if its value is one.
+    func sliderValue(_ v: ViewValue, _ value: Value) throws(ScriptFault) -> Value {
+        guard var d = value.number else { return value }
+        if let bounds = v.prop("in") { d = clamp(d, bounds) }
+        if let step = v.prop("step")?.number, step > 0 {
+            let lower = v.prop("in").flatMap(lowerBound) ?? 0
+            d = lower + ((d - lower) / step).rounded() * step
+            if let bounds = v.prop("in") { d = clamp(d, bounds) }
+        }
+        if let current = v.prop("value"), case .int = try machine.unwrapProperty(current, at: machine.site) {
+            return .int(Int(d.rounded()))
+        }
+        return .double(d)
+    }
+
+    /// A stepper's value binding ± its step, within its bounds.
+    func step(_ v: ViewValue, up: Bool) throws(ScriptFault) {
+        guard let binding = v.prop("value") else { return }
+        let current = try machine.unwrapProperty(binding, at: machine.site)
+        let stepValue = v.prop("step")?.number ?? 1
+        guard let now = current.number else { return }
+        var next = now + (up ? stepValue : -stepValue)
+        if let bounds = v.prop("in") {
+            let lo = lowerBound(bounds) ?? -.infinity
+            let hi = upperBound(bounds) ?? .infinity
+            if next > hi || next < lo { return }  // at a bound: the event changes nothing
+            next = min(max(next, lo), hi)
+        }
+        if case .int = current { try setBinding(binding, .int(Int(next))) } else { try setBinding(binding, .double(next)) }
+    }
+
+    func clamp(_ d: Double, _ bounds: Value) -> Double {
+        min(max(d, lowerBound(bounds) ?? -.infinity), upperBound(bounds) ?? .infinity)
+    }
+
+    func lowerBound(_ r: Value) -> Double? {
+        switch r {
+        case .range(let lo, _): return Double(lo)
+        case .doubleRange(let lo, _, _): return lo
+        default: return nil
+        }
+    }
+
+    /// The upper bound of a closed range (integer ranges are stored half-open).
+    func upperBound(_ r: Value) -> Double? {
+        switch r {
+        case .range(_, let hi): return Double(hi - 1)
+        case .doubleRange(_, let hi, _): return hi
+        default: return nil
+        }
+    }
+
+    /// `onSubmit` closures on the field and its ancestors' nodes, innermost first.
+    func submit(_ id: String) throws(ScriptFault) {
+        var path = id
+        while true {
+            if let node = nodes[path] {
+                for m in node.view.modifiers {
+                    if case .action("onSubmit", let action) = m { _ = try call(action, []) }
+                }
+            }
+            guard let slash = path.lastIndex(of: "/") else { return }
+            path = String(path[..<slash])
+        }
+    }
+
+    /// A posted notification: every `onReceive` for its name, in tree order.
+    func post(_ name: String) throws(ScriptFault) {
+        var actions: [Value] = []
+        func visit(_ n: RenderedNode) {
+            for m in n.view.modifiers {
+                if case .onReceive(let n2, let action) = m, n2 == name || n2.hasSuffix("." + name) || name.hasSuffix("." + n2) {
+                    actions.append(action)
+                }
+            }
+            for a in n.attached { visit(a) }
+            for c in n.instance?.output ?? n.children { visit(c) }
+        }
+        if let rootNode { visit(rootNode) }
+        for a in actions { _ = try call(a, [.string(name)]) }
+    }
+}

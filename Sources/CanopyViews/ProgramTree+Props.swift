@@ -1,0 +1,88 @@
+import CanopyCore
+import CanopyScript
+
+/// What a node shows: props from a view's arguments or a view struct's properties, and its modifiers.
+extension ProgramTree {
+    /// A SwiftUI view's props: its arguments by label, bindings as their current value, closures left out.
+    func libraryProps(_ v: ViewValue) throws(ScriptFault) -> JSONObject {
+        var o = JSONObject()
+        for (label, value) in v.props {
+            guard let j = try propJSON(value) else { continue }
+            o[label] = j
+        }
+        if v.type == "Stepper" || v.type == "Slider", case .range(let lo, let hi)? = v.prop("in") {
+            // Their ranges are closed; integer ranges are stored half-open.
+            o["in"] = ["lowerBound": .int(Int64(lo)), "upperBound": .int(Int64(hi - 1))]
+        }
+        return o
+    }
+
+    /// A value as a prop: `nil` for what props leave out (closures).
+    func propJSON(_ value: Value) throws(ScriptFault) -> JSON? {
+        switch value {
+        case .function, .metatype: return nil
+        case .binding: return program.encode(try machine.unwrapProperty(value, at: machine.site))
+        case .view(let v):
+            var o: JSONObject = ["type": .string(v.type)]
+            if v.kind == .library, !v.props.isEmpty { o["props"] = .object(try libraryProps(v)) }
+            return .object(o)
+        default: return program.encode(value)
+        }
+    }
+
+    /// A view struct's props: its stored properties that are not property wrappers.
+    func customProps(_ record: Value) -> JSONObject {
+        guard case .record(let t, let fields) = record else { return [:] }
+        var o = JSONObject()
+        for (i, f) in program.types[t].fields.enumerated() where i < fields.count && f.wrapper == nil {
+            switch fields[i] {
+            case .function, .metatype: continue
+            case .view(let v): o[f.name] = .string(v.type)
+            default: o[f.name] = program.encode(fields[i])
+            }
+        }
+        return o
+    }
+
+    /// One modifier as the engine and clients see it.
+    func modifierJSON(
+        _ m: ViewModifier, owner: String, index: Int, environment: [String: Value], local: [String: Value],
+        instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
+    ) throws(ScriptFault) -> Modifier {
+        switch m {
+        case .preference(let key, let value):
+            return .preference(key: keyName(key), value: program.encode(value))
+        case .onPreferenceChange(let key, _):
+            return .onPreferenceChange(key: keyName(key))
+        case .transformPreference(let key, let source):
+            let json: JSON = ["kind": "transformPreference", "key": .string(keyName(key)), "transform": ["swift": .string(source)]]
+            do { return try Modifier(json: json) } catch {
+                throw ScriptFault(.runtime, "transformPreference: \(error.message)", at: .unknown)
+            }
+        case .attached(let kind, let view, let args):
+            let id = childID(owner, view, position: "@\(index)")
+            let node = try render(view, id: id, environment: environment, local: local, owner: instance, reuse: reuse)
+            attached.append(node)
+            _ = args
+            return kind == "overlay" ? .overlay(node.fullNode) : .background(node.fullNode)
+        case .environment(let key, let value):
+            return .other(kind: "environment", args: ["key": .string(key), "value": program.encode(value)])
+        case .onChange(let value, _, let initial):
+            var args: JSONObject = ["of": program.encode(value)]
+            if initial { args["initial"] = true }
+            return .other(kind: "onChange", args: args)
+        case .onReceive(let name, _):
+            return .other(kind: "onReceive", args: ["name": .string(name)])
+        case .action(let kind, _):
+            return .other(kind: kind, args: [:])
+        case .other(let name, let args):
+            var o = JSONObject()
+            for (label, v) in args {
+                if let j = try propJSON(v) { o[label] = j }
+            }
+            return .other(kind: name, args: o)
+        }
+    }
+
+    func keyName(_ t: TypeID) -> String { compiled.keyNames[t] ?? program.types[t].name }
+}

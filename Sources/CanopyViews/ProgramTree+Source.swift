@@ -1,0 +1,134 @@
+import CanopyCore
+import CanopyScript
+
+/// The root view and the source: what a tree shows (`view`, `#Preview`, preview modifiers) and hot reload.
+extension ProgramTree {
+    /// The root view: `spec.view` built with no arguments, else what the first `#Preview` shows, else `ContentView()`;
+    /// wrapped by the preview modifiers (`#Preview`'s traits, then `spec.previewModifiers`).
+    func makeRoot() throws(ScriptFault) -> ViewValue {
+        var content: ViewValue
+        var modifiers = spec.previewModifiers
+        if let name = spec.view {
+            content = try instantiate(name)
+        } else if let preview = program.previews.first {
+            let produced = try machine.call(value: .function(preview.function), [], site: preview.function.location)
+            content = try machine.asView(produced, at: preview.function.location)
+            modifiers = preview.modifiers + modifiers
+            spec.view = content.type
+        } else {
+            content = try instantiate("ContentView")
+            spec.view = "ContentView"
+        }
+        previewContexts = []
+        for m in modifiers {
+            content = try applyPreviewModifier(m, to: content)
+        }
+        return content
+    }
+
+    /// `V()` for a view struct of the program.
+    func instantiate(_ name: String) throws(ScriptFault) -> ViewValue {
+        guard let info = program.type(named: name), info.kind == .structure, info.conforms(to: "View") else {
+            let views = program.types.filter { $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0 }
+                .map(\.name)
+            throw ScriptFault(
+                .runtime,
+                "the program has no view '\(name)'" + (views.isEmpty ? "" : "; its views: " + views.joined(separator: ", ")),
+                at: .unknown)
+        }
+        let record = try machine.construct(info)
+        return try machine.asView(record, at: info.location)
+    }
+
+    /// `M().body(content:context:)` with the modifier's shared context, computed once per program and type.
+    func applyPreviewModifier(_ name: String, to content: ViewValue) throws(ScriptFault) -> ViewValue {
+        let candidates = program.types.filter {
+            $0.kind == .structure && $0.conforms(to: "PreviewModifier") && ($0.name == name || $0.name.hasSuffix("." + name))
+        }
+        guard let info = candidates.first else {
+            throw ScriptFault(.runtime, "the program has no PreviewModifier '\(name)'", at: .unknown)
+        }
+        let modifier = try machine.construct(info)
+        let (context, reused) = try compiled.sharedContext(info.name) { () throws(ScriptFault) -> Value in
+            if let make = info.staticMethods["makeSharedContext()"] {
+                return try machine.call(value: .function(make), [], site: make.location)
+            }
+            if let make = info.methods["makeSharedContext()"] {
+                return try machine.call(value: .function(BoundMethod(make, receiver: modifier)), [], site: make.location)
+            }
+            return .null
+        }
+        previewContexts.append(PreviewContextUse(modifier: info.name, reused: reused))
+        guard let body = info.methods["body(content:context:)"] else {
+            throw ScriptFault(.runtime, "PreviewModifier '\(info.name)' needs body(content:context:)", at: info.location)
+        }
+        let produced = try machine.call(
+            value: .function(BoundMethod(body, receiver: modifier)), [.view(content), context], site: body.location)
+        return try machine.asView(produced, at: body.location)
+    }
+
+    /// Hot reload: the new source's tree, keeping the cells of views that still exist (by node and name; a cell
+    /// whose value no longer fits its property's type starts over). A source that does not compile changes nothing.
+    func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
+        let next = try ViewRuntime.compile(source)
+        let saved = (compiled, spec, root, rootNode, nodes, instances, previewContexts)
+        let oldCells = cells
+        let oldRoot = tree.root
+        func restore() {
+            (compiled, spec, root, rootNode, nodes, instances, previewContexts) = saved
+            machine.program = compiled.program
+        }
+        compiled = next
+        spec.source = source
+        machine.program = next.program
+        nodes = [:]
+        instances = [:]
+        begin(trace: trace)
+        var outcome = Outcome()
+        do throws(CanopyError) {
+            restoring = [:]
+            for c in oldCells { restoring[c.node + "\u{0}" + c.name] = c.value }
+            defer { restoring = [:] }
+            let rootView = try script { () throws(ScriptFault) in try makeRoot() }
+            let node = try script { () throws(ScriptFault) in
+                try render(rootView, id: rootView.explicitID ?? rootView.type, environment: [:], local: [:], owner: nil, reuse: [:])
+            }
+            guard node.id == oldRoot.id else {
+                throw CanopyError(
+                    .badMessage,
+                    "the new source shows '\(node.id)' at the root where the tree has '\(oldRoot.id)'; create a new tree for it")
+            }
+            rootNode = node
+            root = node.instance
+            dirty = []
+            var ops: [Op] = next.keys.filter { k in !tree.keys.contains { $0.key == k.key && $0.reducer.swiftSource == source } }
+                .map { .declareKey($0) }
+            NodeDiff.tree(old: oldRoot, new: node.fullNode, into: &ops)
+            let changes = try apply(ops, &tree, &outcome, trace: trace)
+            try script { () throws(ScriptFault) in try perform(changes) }
+            try runRounds(&tree, &outcome, trace: trace)
+        } catch {
+            machine.reset()
+            restore()
+            var rebuilt = tree
+            if log.applied {
+                // Ops of the new source were applied: the tree goes back to the old program's rendering.
+                rebuilt = (try? create(cells: oldCells, version: tree.version, trace: false).0) ?? tree
+                restore()
+            }
+            tree = rebuilt
+            throw error
+        }
+        tree.advanceVersion()
+        var result = finish(tree, outcome)
+        // Cells that kept their node and name are not new: report only those whose value changed.
+        let before = Dictionary(oldCells.map { ($0.node + "\u{0}" + $0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let now = cells
+        let nowKeys = Set(now.map { $0.node + "\u{0}" + $0.name })
+        result.state = now.filter { before[$0.node + "\u{0}" + $0.name] != $0.value }
+            + oldCells.filter { !nowKeys.contains($0.node + "\u{0}" + $0.name) }.map {
+                StateCell(node: $0.node, name: $0.name, value: .null, dropped: true)
+            }
+        return result
+    }
+}

@@ -1,0 +1,235 @@
+import CanopyCore
+import CanopyScript
+
+/// Transactions (PROGRAMS.md §6): a handler runs, the bodies that read what changed run again, their output becomes
+/// ops, the engine re-reduces, the readers that fired run their closures, and so on for at most 16 rounds — one
+/// version in all, or nothing at all on a fault.
+extension ProgramTree {
+    static let maxRounds = 16
+
+    /// What the rounds of one transaction add up to.
+    struct Outcome {
+        var ops: [Op] = []
+        var fired: Set<String> = []
+        var summary = TraceSummary()
+        var warnings: [String] = []
+    }
+
+    /// Builds the tree: the root view, every body, the engine's first evaluation; a new tree (no `cells`) then runs
+    /// its readers' closures with their first values, as SwiftUI does when views appear.
+    func create(cells: [StateCell], version: Int, trace: Bool) throws(CanopyError) -> (Tree, ProgramTransaction) {
+        restoring = [:]
+        for c in cells where !c.dropped { restoring[c.node + "\u{0}" + c.name] = c.value }
+        begin(trace: trace)
+        defer { restoring = [:] }
+        var tree: Tree
+        var outcome = Outcome()
+        do {
+            let rootView = try script { () throws(ScriptFault) in try makeRoot() }
+            let node = try script { () throws(ScriptFault) in
+                try render(rootView, id: rootView.explicitID ?? rootView.type, environment: [:], local: [:], owner: nil, reuse: [:])
+            }
+            rootNode = node
+            root = node.instance
+            dirty = []
+            tree = try Tree(
+                keys: compiled.keys, root: node.fullNode, limits: limits, version: version,
+                compiler: ScriptKeyCompiler())
+            if cells.isEmpty {
+                for r in tree.readers where r.present { outcome.fired.insert(r.reader) }
+                try script { () throws(ScriptFault) in try perform(tree.readers.filter(\.present)) }
+                try runRounds(&tree, &outcome, trace: trace)
+            }
+        } catch {
+            machine.reset()
+            throw error
+        }
+        return (tree, finish(tree, outcome))
+    }
+
+    /// Runs `body` (a handler) as one transaction on `tree`.
+    func transaction(
+        tree: inout Tree, trace: Bool, _ body: () throws(CanopyError) -> Void
+    ) throws(CanopyError) -> ProgramTransaction {
+        begin(trace: trace)
+        var outcome = Outcome()
+        do {
+            try body()
+            try runRounds(&tree, &outcome, trace: trace)
+        } catch {
+            machine.reset()
+            try rollBack(&tree)
+            throw error
+        }
+        tree.advanceVersion()
+        return finish(tree, outcome)
+    }
+
+    func begin(trace: Bool) {
+        log = TransactionLog()
+        log.tracing = trace
+        machine.fuel = limits.fuel
+        dirty = []
+        pendingOnChange = []
+    }
+
+    /// Runs Swift code, turning its fault into the protocol's error.
+    func script<T>(_ body: () throws(ScriptFault) -> T) throws(CanopyError) -> T {
+        do { return try body() } catch { throw error.canopyError }
+    }
+
+    /// Rounds until nothing changes: bodies, ops, engine, readers' closures, `onChange` closures.
+    func runRounds(_ tree: inout Tree, _ outcome: inout Outcome, trace: Bool) throws(CanopyError) {
+        var round = 0
+        while !dirty.isEmpty || !pendingOnChange.isEmpty {
+            round += 1
+            var ops: [Op] = []
+            try script { () throws(ScriptFault) in try processDirty(&ops) }
+            let changes = try apply(ops, &tree, &outcome, trace: trace)
+            if round >= Self.maxRounds {
+                if !dirty.isEmpty || !pendingOnChange.isEmpty || !changes.isEmpty {
+                    outcome.warnings.append(
+                        "stopped after \(Self.maxRounds) rounds: state kept changing (an onPreferenceChange or onChange "
+                            + "closure changes what it observes)")
+                    pendingOnChange = []
+                    var last: [Op] = []
+                    try script { () throws(ScriptFault) in try processDirty(&last) }
+                    _ = try apply(last, &tree, &outcome, trace: trace)
+                }
+                return
+            }
+            try script { () throws(ScriptFault) in
+                try perform(changes)
+                try runOnChange()
+            }
+        }
+    }
+
+    /// Applies one round's ops as part of the transaction's version; the readers that fired.
+    func apply(_ ops: [Op], _ tree: inout Tree, _ outcome: inout Outcome, trace: Bool) throws(CanopyError) -> [ReaderValue] {
+        guard !ops.isEmpty else { return [] }
+        log.applied = true
+        let diff = try tree.apply(ops, trace: trace, advancing: false)
+        outcome.ops += diff.ops
+        for c in diff.changes { outcome.fired.insert(c.reader) }
+        outcome.summary.evaluated += diff.summary.evaluated
+        outcome.summary.cached += diff.summary.cached
+        outcome.summary.skipped += diff.summary.skipped
+        outcome.summary.reduces += diff.summary.reduces
+        if let t = diff.trace { log.trace += t.events }
+        return diff.changes
+    }
+
+    /// Re-runs dirty bodies, ancestors first, and diffs what they produce.
+    func processDirty(_ ops: inout [Op]) throws(ScriptFault) {
+        while !dirty.isEmpty {
+            var best = 0
+            for i in dirty.indices where dirty[i].depth < dirty[best].depth { best = i }
+            let inst = dirty.remove(at: best)
+            guard inst.isDirty, instances[inst.id] === inst else { continue }
+            log.applied = true
+            let old = inst.output
+            try runBody(inst)
+            NodeDiff.children(parent: inst.id, old: old, new: inst.output, into: &ops)
+            collectOnChange(old: old, new: inst.output)
+        }
+    }
+
+    /// Runs the `onPreferenceChange` closures of the readers that fired, in tree order.
+    func perform(_ changes: [ReaderValue]) throws(ScriptFault) {
+        for c in changes {
+            guard let node = nodes[c.node], let hash = c.reader.lastIndex(of: "#"),
+                let index = Int(c.reader[c.reader.index(after: hash)...]), index < node.view.modifiers.count,
+                case .onPreferenceChange(let key, let action) = node.view.modifiers[index]
+            else { continue }
+            log.step(["e": "perform", "reader": .string(c.reader), "node": .string(c.node)])
+            let scriptKey = compiled.keysByName[keyName(key)]
+            let value = c.value.map { scriptKey?.decodeValue($0) ?? .null } ?? scriptKey?.defaultScriptValue ?? .null
+            _ = try machine.call(value: action, [value], site: machine.site)
+        }
+    }
+
+    /// Queues the `onChange` closures whose observed value differs between two renderings of a body.
+    func collectOnChange(old: [RenderedNode], new: [RenderedNode]) {
+        var before: [String: RenderedNode] = [:]
+        func index(_ list: [RenderedNode]) {
+            for n in list {
+                before[n.id] = n
+                index(n.children)
+                index(n.attached)
+            }
+        }
+        index(old)
+        func visit(_ list: [RenderedNode]) {
+            for n in list {
+                for (i, m) in n.view.modifiers.enumerated() {
+                    guard case .onChange(let value, let action, let initial) = m else { continue }
+                    if let o = before[n.id], i < o.view.modifiers.count,
+                        case .onChange(let previous, _, _) = o.view.modifiers[i]
+                    {
+                        if previous != value { pendingOnChange.append((n.id, action, previous, value)) }
+                    } else if initial {
+                        pendingOnChange.append((n.id, action, value, value))
+                    }
+                }
+                visit(n.children)
+                visit(n.attached)
+            }
+        }
+        visit(new)
+    }
+
+    func runOnChange() throws(ScriptFault) {
+        let queued = pendingOnChange
+        pendingOnChange = []
+        for (node, action, old, new) in queued {
+            log.step(["e": "onChange", "node": .string(node)])
+            let arity = machine.arity(of: action)
+            let args: [Value] = arity == 0 ? [] : arity == 1 ? [new] : [old, new]
+            _ = try machine.call(value: action, args, site: machine.site)
+        }
+    }
+
+    /// Puts everything back as it was before the transaction: cell values, then — if bodies ran or ops were
+    /// applied — the instances and the tree, rebuilt from those cells (the program is deterministic).
+    func rollBack(_ tree: inout Tree) throws(CanopyError) {
+        for (box, v) in log.undo.reversed() { box.value = v }
+        for inst in dirty { inst.isDirty = false }
+        dirty = []
+        guard log.applied || !log.created.isEmpty || !log.dropped.isEmpty else { return }
+        let created = Set(log.created.map { ObjectIdentifier($0.box) })
+        var cells = self.cells.filter { c in
+            !log.created.contains { $0.node == c.node && $0.name == c.name }
+        }
+        for d in log.dropped where !created.contains(ObjectIdentifier(d.box)) {
+            cells.append(StateCell(node: d.node, name: d.name, value: program.encode(d.box.value)))
+        }
+        instances = [:]
+        nodes = [:]
+        let (rebuilt, _) = try create(cells: cells, version: tree.version, trace: false)
+        tree = rebuilt
+    }
+
+    /// The transaction's outcome as the protocol reports it.
+    func finish(_ tree: Tree, _ outcome: Outcome) -> ProgramTransaction {
+        let changes = outcome.fired.isEmpty ? [] : tree.readers.filter { outcome.fired.contains($0.reader) }
+        let trace: Trace? = log.tracing ? Trace(events: log.trace, summary: outcome.summary) : nil
+        var state: [StateCell] = []
+        let created = Set(log.created.map { ObjectIdentifier($0.box) })
+        let dropped = Set(log.dropped.map { ObjectIdentifier($0.box) })
+        for c in log.created where !dropped.contains(ObjectIdentifier(c.box)) {
+            state.append(StateCell(node: c.node, name: c.name, value: program.encode(c.box.value)))
+        }
+        for (box, _) in log.undo {
+            let id = ObjectIdentifier(box)
+            guard !created.contains(id), !dropped.contains(id), case .state(let node, let name) = box.kind else { continue }
+            state.append(StateCell(node: node, name: name, value: program.encode(box.value)))
+        }
+        for d in log.dropped where !created.contains(ObjectIdentifier(d.box)) {
+            state.append(StateCell(node: d.node, name: d.name, value: .null, dropped: true))
+        }
+        return ProgramTransaction(
+            diff: Diff(ops: outcome.ops, changes: changes, trace: trace, summary: outcome.summary), state: state,
+            warnings: outcome.warnings)
+    }
+}

@@ -1,0 +1,113 @@
+import CanopyCore
+import CanopyScript
+
+/// A running program tree (PROGRAMS.md): the view instances of one root view, their cells, and the transactions that
+/// turn events and source changes into one version of its `Tree` each. Confined to the thread that owns the tree.
+final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // confined to its tree's thread
+    var compiled: CompiledProgram
+    var program: Program { compiled.program }
+    var spec: ProgramSpec
+    let limits: Limits
+    let machine: Machine
+    var previewContexts: [PreviewContextUse] = []
+    var root: ViewInstance?
+    /// The tree's root node (the root view, or what the preview modifiers made of it).
+    var rootNode: RenderedNode?
+    /// Every rendered node by id, for events.
+    var nodes: [String: RenderedNode] = [:]
+    /// Every view instance by node id.
+    var instances: [String: ViewInstance] = [:]
+    /// The instance whose body is running: reads are recorded against it.
+    var current: ViewInstance?
+    /// Cells to restore by "node\u{0}name", consumed as instances appear.
+    var restoring: [String: JSON] = [:]
+    var log = TransactionLog()
+    var dirty: [ViewInstance] = []
+    /// `onChange` closures due: node, closure, old and new value.
+    var pendingOnChange: [(String, Value, Value, Value)] = []
+
+    init(compiled: CompiledProgram, spec: ProgramSpec, limits: Limits) {
+        self.compiled = compiled
+        self.spec = spec
+        self.limits = limits
+        machine = Machine(fuel: limits.fuel)
+        machine.program = compiled.program
+        machine.host = self
+    }
+
+    // MARK: ViewHost
+
+    func read(_ box: StateBox) -> Value {
+        if let current, !box.readers.contains(current.id) {
+            box.readers.insert(current.id)
+            current.reads.append(box)
+        }
+        return box.value
+    }
+
+    func write(_ box: StateBox, _ value: Value) {
+        if box.value == value { return }
+        log.noteWrite(box)
+        box.value = value
+        if case .state(let node, let name) = box.kind {
+            log.step(["e": "state", "node": .string(node), "name": .string(name), "value": program.encode(value)])
+        }
+        box.generation += 1
+        for reader in box.readers {
+            guard let inst = instances[reader] else { continue }
+            markDirty(inst, because: box.label)
+        }
+    }
+
+    func markDirty(_ inst: ViewInstance, because: String) {
+        if !inst.because.contains(because) { inst.because.append(because) }
+        guard !inst.isDirty else { return }
+        inst.isDirty = true
+        dirty.append(inst)
+    }
+
+    // MARK: ProgramInstance
+
+    var cells: [StateCell] {
+        var out: [StateCell] = []
+        func visit(_ inst: ViewInstance) {
+            for c in inst.cells { out.append(StateCell(node: inst.id, name: c.name, value: program.encode(c.box.value))) }
+            for n in inst.output { visitNode(n) }
+        }
+        func visitNode(_ n: RenderedNode) {
+            if let i = n.instance {
+                visit(i)
+            } else {
+                for c in n.children { visitNode(c) }
+            }
+        }
+        if let root { visit(root) } else if let rootNode { visitNode(rootNode) }
+        for inst in instances.values where !out.contains(where: { $0.node == inst.id }) && !inst.cells.isEmpty {
+            // Instances inside attached subtrees, after those in the main tree.
+            for c in inst.cells { out.append(StateCell(node: inst.id, name: c.name, value: program.encode(c.box.value))) }
+        }
+        return out
+    }
+}
+
+/// What a transaction changed, to report it (`state`) or undo it (a fault).
+struct TransactionLog {
+    /// First value of every cell written, to undo.
+    var undo: [(StateBox, Value)] = []
+    var written: Set<ObjectIdentifier> = []
+    /// Cells created and dropped with their views.
+    var created: [(node: String, name: String, box: StateBox)] = []
+    var dropped: [(node: String, name: String, box: StateBox)] = []
+    var trace: [TraceEvent] = []
+    var tracing = false
+    /// Bodies ran or ops were applied: undoing needs a rebuild, not just the cells' old values.
+    var applied = false
+
+    mutating func noteWrite(_ box: StateBox) {
+        if written.insert(ObjectIdentifier(box)).inserted { undo.append((box, box.value)) }
+    }
+
+    mutating func step(_ fields: JSONObject) {
+        if tracing { trace.append(TraceEvent(.program(fields), depth: 0)) }
+    }
+}

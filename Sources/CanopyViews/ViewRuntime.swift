@@ -1,0 +1,38 @@
+import CanopyCore
+import CanopyScript
+import Synchronization
+
+/// CanopyCore's `ProgramRuntime` on CanopyScript: compiles each source once per process (shared by every tree that
+/// runs it, with its preview contexts) and starts program trees.
+public struct ViewRuntime: ProgramRuntime {
+    /// Largest program source accepted.
+    public static let maxSourceBytes = 256 * 1024
+
+    private static let cache = Mutex<[String: CompiledProgram]>([:])
+    private static let cacheLimit = 64
+
+    public init() {}
+
+    public func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
+        throws(CanopyError) -> ProgramStart
+    {
+        let compiled = try Self.compile(spec.source)
+        let program = ProgramTree(compiled: compiled, spec: spec, limits: limits)
+        let (tree, transaction) = try program.create(cells: cells, version: version, trace: trace)
+        return ProgramStart(tree: tree, program: program, transaction: transaction)
+    }
+
+    /// The compiled program of `source`, from the cache when it was compiled before.
+    static func compile(_ source: String) throws(CanopyError) -> CompiledProgram {
+        if let hit = cache.withLock({ $0[source] }) { return hit }
+        guard source.utf8.count <= maxSourceBytes else {
+            throw CanopyError(.tooLarge, "the program is larger than \(maxSourceBytes) bytes")
+        }
+        let compiled = try CompiledProgram(source: source)
+        cache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll() }
+            cache[source] = compiled
+        }
+        return compiled
+    }
+}

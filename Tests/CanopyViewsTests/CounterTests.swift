@@ -1,0 +1,74 @@
+import CanopyCore
+import CanopyViews
+import Testing
+
+/// A program tree from source, driven by events.
+struct ProgramFixture {
+    var tree: Tree
+    let program: any ProgramInstance
+    var last: ProgramTransaction
+
+    init(_ source: String, view: String? = nil, cells: [StateCell] = [], trace: Bool = true) throws {
+        let start = try ViewRuntime().start(
+            ProgramSpec(source: source, view: view), cells: cells, version: 0, limits: .default, trace: trace)
+        tree = start.tree
+        program = start.program
+        last = start.transaction
+    }
+
+    @discardableResult
+    mutating func send(_ node: String?, _ event: String, _ value: JSON? = nil, name: String? = nil) throws
+        -> ProgramTransaction
+    {
+        last = try program.handle(ProgramEvent(node: node, event: event, value: value, name: name), tree: &tree, trace: true)
+        return last
+    }
+
+    func node(_ id: String) -> Node? { tree.node(id) }
+
+    func cell(_ node: String, _ name: String) -> JSON? {
+        program.cells.first { $0.node == node && $0.name == name }?.value
+    }
+
+    /// The views whose bodies ran in the last transaction, in order.
+    var bodies: [String] {
+        (last.diff.trace?.events ?? []).compactMap {
+            if case .program(let o) = $0.kind, o["e"] == "body" { return o["node"]?.string }
+            return nil
+        }
+    }
+}
+
+@Suite struct CounterTests {
+    static let source = """
+        import SwiftUI
+
+        struct Counter: View {
+            @State private var count = 0
+            var body: some View {
+                VStack {
+                    Text("Count: \\(count)")
+                    Button("Add") { count += 1 }
+                }
+            }
+        }
+        """
+
+    @Test func aCounterShowsItsStateAndATapChangesIt() throws {
+        var p = try ProgramFixture(Self.source, view: "Counter")
+        #expect(p.tree.root.id == "Counter")
+        #expect(p.tree.root.type == "Counter")
+        let stack = try #require(p.node("Counter/0:VStack"))
+        #expect(stack.children.map(\.id) == ["Counter/0:VStack/0:Text", "Counter/0:VStack/1:Button"])
+        #expect(p.node("Counter/0:VStack/0:Text")?.props["text"] == "Count: 0")
+        #expect(p.node("Counter/0:VStack/1:Button")?.props["title"] == "Add")
+        #expect(p.cell("Counter", "count") == 0)
+
+        let t = try p.send("Counter/0:VStack/1:Button", "tap")
+        #expect(p.cell("Counter", "count") == 1)
+        #expect(p.tree.version == 1)
+        #expect(t.state == [StateCell(node: "Counter", name: "count", value: 1)])
+        #expect(t.diff.ops == [.setProps(node: "Counter/0:VStack/0:Text", props: ["text": "Count: 1"])])
+        #expect(p.bodies == ["Counter"])
+    }
+}
