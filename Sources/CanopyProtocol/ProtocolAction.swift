@@ -10,9 +10,9 @@ public enum ProtocolAction: Sendable {
     /// Make `write` durable; answer `committed(ticket)` or `commitFailed(ticket, …)`. Writes commit in the order
     /// they were asked for.
     case persist(CommitTicket, PersistWrite)
-    /// Encode the tree (with the batch identities that must survive compaction) off the service thread, store it as
-    /// the tree's snapshot at `ticket.version`, and answer `snapshotWritten`.
-    case writeSnapshot(SnapshotTicket, Tree, acks: [AckRecord])
+    /// Encode the tree (with the batch identities that must survive compaction, and a program tree's spec and cells)
+    /// off the service thread, store it as the tree's snapshot at `ticket.version`, and answer `snapshotWritten`.
+    case writeSnapshot(SnapshotTicket, Tree, acks: [AckRecord], program: StoredProgram?)
     /// Read logged diffs `read.from…read.to` of a tree from the store and answer `historyRead`.
     case readHistory(HistoryRead)
     /// A line for the daemon's log.
@@ -95,7 +95,7 @@ public struct TreeRecord: Sendable {
     /// JSON object text (title/description).
     public var about: [UInt8]
     public var snapshotVersion: Int
-    /// `{"keys":[…],"root":{…},"acks":[…]}` (see `SnapshotEncoding`).
+    /// `{"keys":[…],"root":{…},"acks":[…]}`, and `program`/`state` of a program tree (see `SnapshotEncoding`).
     public var snapshot: [UInt8]
     public var batches: [(version: Int, client: String, seq: String?, diff: [UInt8])]
 

@@ -27,8 +27,9 @@ extension ProtocolMachine {
             if error.code == .unauthorized || sessions[s]?.isReady == false {
                 return unauthorized(s, rid: rid, error.code == .unauthorized ? error.message : nil)
             }
-            // An edit naming its tree is answered with `rejected` (its seq identifies the batch), whatever failed.
-            if o["type"]?.string == "edit", let tree = o["tree"]?.string {
+            // A batch (edit, event, setSource) naming its tree is answered with `rejected` (its seq identifies the
+            // batch), whatever failed.
+            if let type = o["type"]?.string, Self.batchTypes.contains(type), let tree = o["tree"]?.string {
                 let to = ReplyTo(session: s, rid: rid)
                 return logLimit(s, error) + [sendRejection(to, tree, o["seq"] ?? .null, error)]
             }
@@ -67,15 +68,20 @@ extension ProtocolMachine {
         case "subscribe": return try subscribe(s, o, rid: rid, now: now)
         case "unsubscribe": return try unsubscribe(s, o, rid: rid, now: now)
         case "edit": return try edit(s, o, rid: rid, now: now)
+        case "event": return try event(s, o, rid: rid, now: now)
+        case "setSource": return try setSource(s, o, rid: rid, now: now)
         case "probe": return try probe(s, o, rid: rid)
         case "history": return try history(s, o, rid: rid)
         default:
             throw CanopyError(
                 .unknownType,
                 "unknown message type \"\(type)\" (expected hello, listTrees, createTree, deleteTree, subscribe, "
-                    + "unsubscribe, edit, probe, history)")
+                    + "unsubscribe, edit, event, setSource, probe, history)")
         }
     }
+
+    /// Messages the sequencer runs as batches: acknowledged by `seq`, failures answered with `rejected`.
+    static let batchTypes: Set<String> = ["edit", "event", "setSource"]
 
     /// `hello` names the client and, with tokens, proves the role. It may come again on the same connection (a new
     /// name, another token): the new token's role and patterns then apply, and subscriptions to trees it does not

@@ -92,7 +92,7 @@ extension ProtocolMachine {
         }
         channel.acks.forget(after: channel.durableVersion)
         do throws(CanopyError) {
-            channel.tree = try rebuilt(channel)
+            (channel.tree, channel.program) = try rebuilt(channel)
         } catch {
             // What is held cannot be replayed (a bug): keep serving what is in memory; edits stay refused.
             channels[id] = channel
@@ -109,17 +109,25 @@ extension ProtocolMachine {
         return out
     }
 
-    /// The tree at its durable version: the last stored snapshot, then the logged batches after it.
-    private func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> Tree {
+    /// The tree at its durable version: the last stored snapshot, then the logged batches after it (folded into a
+    /// program tree's cells, which then start its program once).
+    private func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> (Tree, (any ProgramInstance)?) {
         guard let base = channel.base else { throw CanopyError(.storageError, "no stored snapshot is held") }
-        var (tree, _) = try SnapshotEncoding.decode(
-            base.bytes, version: base.version, limits: configuration.limits, compiler: configuration.keyCompiler)
-        guard channel.durableVersion > base.version else { return tree }
-        guard let entries = channel.log.range(from: base.version + 1, through: channel.durableVersion),
-            entries.count == channel.durableVersion - base.version
-        else { throw CanopyError(.storageError, "the log does not reach back to snapshot \(base.version)") }
+        let snapshot = try SnapshotEncoding.parse(base.bytes)
+        var entries: ArraySlice<DiffLog.Entry> = []
+        if channel.durableVersion > base.version {
+            guard let held = channel.log.range(from: base.version + 1, through: channel.durableVersion),
+                held.count == channel.durableVersion - base.version
+            else { throw CanopyError(.storageError, "the log does not reach back to snapshot \(base.version)") }
+            entries = held
+        }
+        if let program = try SnapshotEncoding.program(of: snapshot) {
+            return try restartProgram(program, diffs: entries.lazy.map(\.json), version: channel.durableVersion)
+        }
+        var tree = try SnapshotEncoding.tree(
+            of: snapshot, version: base.version, limits: configuration.limits, compiler: configuration.keyCompiler)
         for e in entries { _ = try tree.apply(try [Op](json: e.json["ops"] ?? .null)) }
-        return tree
+        return (tree, nil)
     }
 }
 

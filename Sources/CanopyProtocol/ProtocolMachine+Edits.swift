@@ -1,18 +1,52 @@
 import CanopyCore
 
-/// The sequencer: edit batches are checked, applied, given the next version and made durable, then released.
+/// What a batch asks the sequencer to run: ops (`edit`), or a transaction of a program tree (`event`, `setSource`).
+enum BatchWork {
+    case ops(JSON)
+    case event(JSONObject)
+    case source(String)
+}
+
+/// A batch the sequencer ran: the diff's fields after `seq` (`ops`, `changes`, a program's `event`/`source`,
+/// `state`, `warnings`), its trace, and its op count for the metrics.
+struct AppliedBatch {
+    var fields: JSONObject
+    var trace: Trace?
+    var opCount: Int
+}
+
+/// The sequencer: batches (edits, program events and source changes) are checked, applied, given the next version
+/// and made durable, then released.
 extension ProtocolMachine {
     mutating func edit(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)
         -> [ProtocolAction]
     {
         let id = try existingTree(s, o, .editor, "edit this tree")
-        let author = ReplyTo(session: s, rid: rid)
-        let seq = o["seq"] ?? .null
-        let seqText = seq.isNull ? nil : seq.encoded()
-        if let seqText, seqText.utf8.count > configuration.maxLabelBytes {
-            throw CanopyError(.badMessage, "\"seq\" is longer than \(configuration.maxLabelBytes) bytes encoded")
+        let seq = try self.seq(o)
+        if channels[id]!.program != nil {
+            throw CanopyError(.programTree, "tree \"\(id)\" is a program tree: send event or setSource, not ops")
         }
         guard let opsJSON = o["ops"] else { throw CanopyError(.badMessage, "edit: missing \"ops\"") }
+        return sequence(ReplyTo(session: s, rid: rid), id, seq: seq, .ops(opsJSON), now: now)
+    }
+
+    /// A batch's `seq` (null when absent), refused when its encoding is longer than `maxLabelBytes`.
+    func seq(_ o: JSONObject) throws(CanopyError) -> JSON {
+        let seq = o["seq"] ?? .null
+        if !seq.isNull, seq.encoded().utf8.count > configuration.maxLabelBytes {
+            throw CanopyError(.badMessage, "\"seq\" is longer than \(configuration.maxLabelBytes) bytes encoded")
+        }
+        return seq
+    }
+
+    /// The path every batch takes once its tree and access are checked: a resubmitted (client, seq) is answered
+    /// `duplicate`; a storage failure or the rate limit rejects it; otherwise `work` runs, the tree gains a version,
+    /// and the diff is persisted (released at its commit) or, without a store, released at once.
+    mutating func sequence(_ author: ReplyTo, _ id: String, seq: JSON, _ work: BatchWork, now: Double)
+        -> [ProtocolAction]
+    {
+        let s = author.session
+        let seqText = seq.isNull ? nil : seq.encoded()
         let client = sessions[s]?.client ?? ""
         if let seqText, !client.isEmpty, let version = channels[id]!.acks[client, seqText] {
             return resubmitted(author, id, version: version, seq: seq)
@@ -27,42 +61,33 @@ extension ProtocolMachine {
             let e = CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")
             return logLimit(s, e) + [sendRejection(author, id, seq, e)]
         }
-        let ops: [Op]
-        do throws(CanopyError) {
-            ops = try [Op](json: opsJSON)
-            guard !ops.isEmpty else {
-                throw CanopyError(.badMessage, "edit: \"ops\" is empty (a batch has at least one op)")
-            }
-        } catch {
-            return logLimit(s, error) + [sendRejection(author, id, seq, error)]
-        }
-        let diff: Diff
-        do { diff = try channels[id]!.tree.apply(ops, trace: channels[id]!.wantsTrace) } catch {
+        let applied: AppliedBatch
+        do { applied = try run(work, on: id) } catch {
             return logLimit(s, error) + [sendRejection(author, id, seq, error)]
         }
         counters.editsApplied += 1
         let version = channels[id]!.tree.version
         var message: JSONObject = [
             "type": "diff", "tree": .string(id), "version": .int(Int64(version)),
-            "author": .string(Session.name(s)), "seq": seq, "ops": .array(diff.ops.map(\.json)),
-            "changes": .array(diff.changes.map(\.json)),
+            "author": .string(Session.name(s)), "seq": seq,
         ]
+        message.merge(applied.fields)
         let plain = encoded(.object(message))
         var traced: OutgoingMessage?
-        if let trace = diff.trace {
+        if let trace = applied.trace {
             message["trace"] = trace.json
             traced = encoded(.object(message))
             message["trace"] = nil
         }
         let batch = TreeChannel.PendingBatch(
             version: version, author: author, seq: seq, plain: plain, traced: traced, json: .object(message),
-            opCount: ops.count)
+            opCount: applied.opCount)
         channels[id]!.pending.append(batch)
         if let seqText, !client.isEmpty { channels[id]!.acks.remember(client: client, seq: seqText, version: version) }
         guard durable else { return committedAppend(id, through: version) }
         if isSnapshotDue(channels[id]!, now: now) {
             // The tree as of this batch (copy-on-write: O(1) now); stored once the batch is durable.
-            channels[id]!.snapshot = .waitingForCommit(channels[id]!.tree)
+            channels[id]!.snapshot = .waitingForCommit(channels[id]!.tree, channels[id]!.storedProgram)
             channels[id]!.lastSnapshotVersion = version
             channels[id]!.lastSnapshotTime = now
         }
@@ -70,6 +95,22 @@ extension ProtocolMachine {
         let ticket = CommitTicket(
             tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .append(version: version))
         return [.persist(ticket, .append(tree: id, version: version, client: client, seq: seqText, diff: plain.bytes))]
+    }
+
+    /// Runs a batch's work on tree `id`; on error nothing changed.
+    private mutating func run(_ work: BatchWork, on id: String) throws(CanopyError) -> AppliedBatch {
+        switch work {
+        case .ops(let json):
+            let ops = try [Op](json: json)
+            guard !ops.isEmpty else {
+                throw CanopyError(.badMessage, "edit: \"ops\" is empty (a batch has at least one op)")
+            }
+            let diff = try channels[id]!.tree.apply(ops, trace: channels[id]!.wantsTrace)
+            let fields: JSONObject = ["ops": .array(diff.ops.map(\.json)), "changes": .array(diff.changes.map(\.json))]
+            return AppliedBatch(fields: fields, trace: diff.trace, opCount: ops.count)
+        case .event(let o): return try runEvent(o, on: id)
+        case .source(let source): return try runSetSource(source, on: id)
+        }
     }
 
     /// Whether the batch just applied should be snapshotted: enough batches or time since the last snapshot, and
@@ -96,10 +137,13 @@ extension ProtocolMachine {
         channels[id]!.durableVersion = max(channels[id]!.durableVersion, version)
         let anchor = durable ? channels[id]!.base?.version ?? 0 : .max
         channels[id]!.log.trim(keep: configuration.diffLogLength, anchor: anchor)
-        if case .waitingForCommit(let copy) = channels[id]!.snapshot, copy.version <= channels[id]!.durableVersion {
+        if case .waitingForCommit(let copy, let program) = channels[id]!.snapshot,
+            copy.version <= channels[id]!.durableVersion
+        {
             channels[id]!.snapshot = .writing(version: copy.version)
             let ticket = SnapshotTicket(tree: id, incarnation: channels[id]!.incarnation, version: copy.version)
-            out.append(.writeSnapshot(ticket, copy, acks: channels[id]!.acks.records(through: copy.version)))
+            let acks = channels[id]!.acks.records(through: copy.version)
+            out.append(.writeSnapshot(ticket, copy, acks: acks, program: program))
         }
         return out
     }

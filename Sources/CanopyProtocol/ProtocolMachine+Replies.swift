@@ -52,6 +52,11 @@ extension ProtocolMachine {
         o["readers"] = .array(channel.tree.readers.map(\.json))
         o["clients"] = clients(channel)
         o["clientCount"] = .int(Int64(channel.subscribers.count))
+        if let program = channel.program {
+            o["program"] = program.spec.json
+            o["state"] = .array(program.cells.map(\.json))
+            o["previewContexts"] = .array(program.previewContexts.map(\.json))
+        }
         if trace, let t = channel.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
         return .object(o)
     }

@@ -11,6 +11,7 @@ extension ProtocolMachine {
                 "tree": .string(id), "version": .int(Int64(channel.tree.version)),
                 "nodes": .int(Int64(channel.tree.nodeCount)), "subscribers": .int(Int64(channel.subscribers.count)),
             ]
+            if channel.program != nil { o["program"] = true }
             o.merge(channel.about)
             return .object(o)
         }
@@ -40,7 +41,7 @@ extension ProtocolMachine {
         guard durable else { return committedCreation(id) }
         var about: [UInt8] = []
         JSON.object(channel.about).write(into: &about)
-        let snapshot = SnapshotEncoding.encode(channel.tree, acks: [])
+        let snapshot = SnapshotEncoding.encode(channel.tree, acks: [], program: channel.storedProgram)
         channels[id]!.base = (0, snapshot)
         let ticket = CommitTicket(tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .create)
         return [.persist(ticket, .createTree(id: id, about: about, snapshot: snapshot))]
@@ -53,10 +54,30 @@ extension ProtocolMachine {
         return [send(replyTo.session, ["type": "created", "tree": .string(id), "version": 0], rid: replyTo.rid)]
     }
 
-    /// Builds a tree from a `createTree` body and registers it (in memory), in phase `creating`.
+    /// Builds a tree from a `createTree` body and registers it (in memory), in phase `creating`. With `source` it
+    /// is a program tree, started by the configured `ProgramRuntime`.
     private mutating func makeTree(_ o: JSONObject, replyTo: ReplyTo?, now: Double) throws(CanopyError) -> String {
         let id = try Self.treeID(o)
         guard channels[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
+        let about = try Self.about(o)
+        var tree: Tree
+        var program: (any ProgramInstance)?
+        if let spec = try Self.programSpec(o) {
+            // A compile error (or any failure to start) throws before anything is registered or stored.
+            (tree, program) = try startProgram(spec, cells: [], version: 0)
+        } else {
+            tree = try Self.dataTree(o, limits: configuration.limits, compiler: configuration.keyCompiler)
+        }
+        channels[id] = TreeChannel(
+            id: id, incarnation: takeIncarnation(), tree: tree, program: program, about: about,
+            phase: .creating(replyTo), acksPerClient: configuration.acksPerClient, now: now)
+        return id
+    }
+
+    /// The tree of a `createTree` body's `keys` and `root`.
+    private static func dataTree(_ o: JSONObject, limits: Limits, compiler: (any KeyCompiler)?) throws(CanopyError)
+        -> Tree
+    {
         var keys: [KeyDeclaration] = []
         if let k = o["keys"] {
             guard let list = k.array else { throw CanopyError(.badMessage, "\"keys\" must be an array") }
@@ -68,6 +89,12 @@ extension ProtocolMachine {
         }
         let root =
             try o["root"].map { (j) throws(CanopyError) -> Node in try Node(json: j) } ?? Node(id: "root", type: "Root")
+        // Compiles the Swift keys (a compile_error throws before anything is registered or stored).
+        return try Tree(keys: keys, root: root, limits: limits, compiler: compiler)
+    }
+
+    /// The optional `title` and `description` of a `createTree` body.
+    private static func about(_ o: JSONObject) throws(CanopyError) -> JSONObject {
         var about = JSONObject()
         for (field, limit) in [("title", 200), ("description", 4000)] {
             guard let value = o[field] else { continue }
@@ -76,12 +103,7 @@ extension ProtocolMachine {
             }
             if !text.isEmpty { about[field] = .string(text) }
         }
-        // Compiles the Swift keys (a compile_error throws before anything is registered or stored).
-        let tree = try Tree(keys: keys, root: root, limits: configuration.limits, compiler: configuration.keyCompiler)
-        channels[id] = TreeChannel(
-            id: id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .creating(replyTo),
-            acksPerClient: configuration.acksPerClient, now: now)
-        return id
+        return about
     }
 
     mutating func takeIncarnation() -> Int {
@@ -133,30 +155,44 @@ extension ProtocolMachine {
     }
 
     /// Rebuilds stored trees (latest snapshot + the log after it). Throws, naming the tree, if a snapshot does not
-    /// parse or a logged batch does not apply — a store that does not replay is never served as a partial tree.
+    /// parse or a logged batch does not apply — a store that does not replay is never served as a partial tree. A
+    /// program tree's logged diffs are folded into its stored cells (and source) and the program started once at
+    /// the last version.
     public mutating func restore(_ stored: [TreeRecord], now: Double) throws(CanopyError) {
         for t in stored {
             func failure(_ what: String) -> CanopyError { CanopyError(.storageError, "tree \(t.id): \(what)") }
             guard channels[t.id] == nil else { throw failure("stored twice") }
             var channel: TreeChannel
+            let storedProgram: StoredProgram?
             do throws(CanopyError) {
-                let (tree, acks) = try SnapshotEncoding.decode(
-                    t.snapshot, version: t.snapshotVersion, limits: configuration.limits,
-                    compiler: configuration.keyCompiler)
+                let snapshot = try SnapshotEncoding.parse(t.snapshot)
+                storedProgram = try SnapshotEncoding.program(of: snapshot)
+                // A program tree's tree comes from its program below; its stored keys and root are not read back.
+                guard t.snapshotVersion >= 0 else { throw CanopyError(.badMessage, "negative version") }
+                let tree =
+                    storedProgram != nil
+                    ? try Tree(version: t.snapshotVersion)
+                    : try SnapshotEncoding.tree(
+                        of: snapshot, version: t.snapshotVersion, limits: configuration.limits,
+                        compiler: configuration.keyCompiler)
                 let about = try JSONParser.parse(bytes: t.about).object ?? JSONObject()
                 channel = TreeChannel(
                     id: t.id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .live,
                     acksPerClient: configuration.acksPerClient, now: now)
-                for a in acks { channel.acks.remember(client: a.client, seq: a.seq, version: a.version) }
+                for a in try SnapshotEncoding.acks(of: snapshot) {
+                    channel.acks.remember(client: a.client, seq: a.seq, version: a.version)
+                }
             } catch {
                 throw failure("snapshot \(t.snapshotVersion) is unreadable: \(error.message)")
             }
             channel.base = (t.snapshotVersion, t.snapshot)
+            var version = t.snapshotVersion
             for b in t.batches {
                 do throws(CanopyError) {
                     let json = try JSONParser.parse(bytes: b.diff, maxDepth: 4096)
-                    _ = try channel.tree.apply(try [Op](json: json["ops"] ?? .null))
-                    guard channel.tree.version == b.version else { throw CanopyError(.badMessage, "out of order") }
+                    guard b.version == version + 1 else { throw CanopyError(.badMessage, "out of order") }
+                    if storedProgram == nil { _ = try channel.tree.apply(try [Op](json: json["ops"] ?? .null)) }
+                    version = b.version
                     channel.log.append(
                         .init(
                             version: b.version,
@@ -166,6 +202,15 @@ extension ProtocolMachine {
                     }
                 } catch {
                     throw failure("logged batch \(b.version) does not apply: \(error.message)")
+                }
+            }
+            if let storedProgram {
+                do throws(CanopyError) {
+                    let diffs = channel.log.range(from: t.snapshotVersion + 1, through: version) ?? []
+                    (channel.tree, channel.program) = try restartProgram(
+                        storedProgram, diffs: diffs.lazy.map(\.json), version: version)
+                } catch {
+                    throw failure("the program does not start again at version \(version): \(error.message)")
                 }
             }
             channel.durableVersion = channel.tree.version

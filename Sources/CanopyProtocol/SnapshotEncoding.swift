@@ -1,11 +1,17 @@
 import CanopyCore
 
-/// A tree as a snapshot stores it: `{"keys":[…],"root":{…},"acks":[[client,seq,version],…]}`. `acks` (optional) are
-/// the batch identities that must outlive the log the snapshot compacts (see `AckIndex`). A Swift key is stored
-/// as its source (`{"key","swift"}`) and compiled again when the snapshot is read.
+/// A tree as a snapshot stores it: `{"keys":[…],"root":{…},"acks":[[client,seq,version],…]}`, and for a program
+/// tree also `"program":{ProgramSpec}` and `"state":[StateCell…]`. `acks` (optional) are the batch identities that
+/// must outlive the log the snapshot compacts (see `AckIndex`). A Swift key is stored as its source
+/// (`{"key","swift"}`) and compiled again when the snapshot is read; a program tree is started again from its spec
+/// and cells (its `keys` and `root` are kept for readers of the store, not read back).
 public enum SnapshotEncoding {
-    public static func encode(_ tree: Tree, acks: [AckRecord]) -> [UInt8] {
+    public static func encode(_ tree: Tree, acks: [AckRecord], program: StoredProgram? = nil) -> [UInt8] {
         var o: JSONObject = ["keys": .array(tree.keys.map(\.json)), "root": tree.root.json]
+        if let program {
+            o["program"] = program.spec.json
+            o["state"] = .array(program.cells.map(\.json))
+        }
         if !acks.isEmpty {
             o["acks"] = .array(acks.map { [.string($0.client), .string($0.seq), .int(Int64($0.version))] })
         }
@@ -18,11 +24,34 @@ public enum SnapshotEncoding {
     public static func decode(
         _ bytes: [UInt8], version: Int, limits: Limits, compiler: (any KeyCompiler)? = nil
     ) throws(CanopyError) -> (Tree, [AckRecord]) {
-        let snapshot = try JSONParser.parse(bytes: bytes, maxDepth: 4096)
+        let snapshot = try parse(bytes)
+        return (try tree(of: snapshot, version: version, limits: limits, compiler: compiler), try acks(of: snapshot))
+    }
+
+    /// A snapshot's bytes as JSON.
+    public static func parse(_ bytes: [UInt8]) throws(CanopyError) -> JSON {
+        try JSONParser.parse(bytes: bytes, maxDepth: 4096)
+    }
+
+    /// The tree of a parsed snapshot (at `version`).
+    public static func tree(of snapshot: JSON, version: Int, limits: Limits, compiler: (any KeyCompiler)? = nil)
+        throws(CanopyError) -> Tree
+    {
         let keys = try (snapshot["keys"]?.array ?? []).map { j throws(CanopyError) in try KeyDeclaration(json: j) }
         let root = try Node(json: snapshot["root"] ?? .null)
         guard version >= 0 else { throw CanopyError(.badMessage, "negative version") }
-        let tree = try Tree(keys: keys, root: root, limits: limits, version: version, compiler: compiler)
+        return try Tree(keys: keys, root: root, limits: limits, version: version, compiler: compiler)
+    }
+
+    /// The program of a parsed snapshot; nil for a tree of data.
+    public static func program(of snapshot: JSON) throws(CanopyError) -> StoredProgram? {
+        guard let spec = snapshot["program"], !spec.isNull else { return nil }
+        let cells = try (snapshot["state"]?.array ?? []).map { j throws(CanopyError) in try StateCell(json: j) }
+        return StoredProgram(spec: try ProgramSpec(json: spec), cells: cells)
+    }
+
+    /// The acks of a parsed snapshot.
+    public static func acks(of snapshot: JSON) throws(CanopyError) -> [AckRecord] {
         var acks: [AckRecord] = []
         for a in snapshot["acks"]?.array ?? [] {
             guard let t = a.array, t.count == 3, let client = t[0].string, let seq = t[1].string,
@@ -30,6 +59,6 @@ public enum SnapshotEncoding {
             else { throw CanopyError(.badMessage, "malformed acks entry \(a.encoded())") }
             acks.append(AckRecord(client: client, seq: seq, version: Int(v)))
         }
-        return (tree, acks)
+        return acks
     }
 }

@@ -20,8 +20,9 @@ struct TreeChannel {
 
     enum SnapshotPhase {
         case idle
-        /// A copy of the tree as of a version due for a snapshot, written once that version is durable.
-        case waitingForCommit(Tree)
+        /// A copy of the tree (and a program tree's spec and cells) as of a version due for a snapshot, written once
+        /// that version is durable.
+        case waitingForCommit(Tree, StoredProgram?)
         /// Handed to the runner; `snapshotWritten` ends it.
         case writing(version: Int)
     }
@@ -60,6 +61,8 @@ struct TreeChannel {
     let id: String
     let incarnation: Int
     var tree: Tree
+    /// What drives a program tree (`createTree` with `source`); nil for a tree of data, which `edit` changes.
+    var program: (any ProgramInstance)?
     /// Optional `title` and `description` from `createTree`.
     let about: JSONObject
     var phase: Phase
@@ -80,10 +83,14 @@ struct TreeChannel {
     /// When `clients` was last sent to the subscribers.
     var presenceSentAt = -Double.infinity
 
-    init(id: String, incarnation: Int, tree: Tree, about: JSONObject, phase: Phase, acksPerClient: Int, now: Double) {
+    init(
+        id: String, incarnation: Int, tree: Tree, program: (any ProgramInstance)? = nil, about: JSONObject,
+        phase: Phase, acksPerClient: Int, now: Double
+    ) {
         self.id = id
         self.incarnation = incarnation
         self.tree = tree
+        self.program = program
         self.about = about
         self.phase = phase
         durableVersion = tree.version
@@ -98,6 +105,9 @@ struct TreeChannel {
     }
 
     var wantsTrace: Bool { subscribers.contains { $0.traced } }
+
+    /// A program tree's spec and cells as of now, for a snapshot; nil for a tree of data.
+    var storedProgram: StoredProgram? { program.map(StoredProgram.init) }
 
     func subscriberIndex(_ s: SessionID) -> Int? { subscribers.firstIndex { $0.session == s } }
 

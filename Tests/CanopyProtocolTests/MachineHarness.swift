@@ -36,9 +36,7 @@ struct MachineHarness {
     /// returns their versions.
     @discardableResult
     mutating func storeSnapshots(_ actions: Actions) -> [Int] {
-        for (ticket, tree, acks) in actions.snapshots {
-            _ = machine.snapshotWritten(ticket, .success(SnapshotEncoding.encode(tree, acks: acks)))
-        }
+        for (ticket, bytes) in actions.snapshotBytes { _ = machine.snapshotWritten(ticket, .success(bytes)) }
         return actions.snapshots.map(\.0.version)
     }
 
@@ -110,8 +108,16 @@ struct Actions {
 
     var snapshots: [(SnapshotTicket, Tree, [AckRecord])] {
         all.compactMap {
-            guard case .writeSnapshot(let t, let tree, let acks) = $0 else { return nil }
+            guard case .writeSnapshot(let t, let tree, let acks, _) = $0 else { return nil }
             return (t, tree, acks)
+        }
+    }
+
+    /// Each snapshot asked for, encoded as the runner would (a program tree's spec and cells included).
+    var snapshotBytes: [(SnapshotTicket, [UInt8])] {
+        all.compactMap {
+            guard case .writeSnapshot(let t, let tree, let acks, let program) = $0 else { return nil }
+            return (t, SnapshotEncoding.encode(tree, acks: acks, program: program))
         }
     }
 

@@ -107,7 +107,8 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
             case .send(let s, let message): out.append(.send(s, message))
             case .close(let s, let code, let reason): out.append(.close(s, code: code, reason: reason))
             case .persist(let ticket, let write): persist(ticket, write)
-            case .writeSnapshot(let ticket, let tree, let acks): writeSnapshot(ticket, tree, acks)
+            case .writeSnapshot(let ticket, let tree, let acks, let program):
+                writeSnapshot(ticket, tree, acks, program)
             case .readHistory(let read): out += perform(machine.historyRead(read.id, readDiffs(read), now: clock()))
             case .log(let level, let message): logger.log(level: Logger.Level(level), "\(message)")
             }
@@ -130,10 +131,12 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
 
     /// Encodes on the snapshot queue, then queues the store write from the service thread — only if the tree is
     /// still the one the snapshot is of (a tree deleted and created again must not get an old snapshot).
-    private func writeSnapshot(_ ticket: SnapshotTicket, _ tree: Tree, _ acks: [AckRecord]) {
+    private func writeSnapshot(
+        _ ticket: SnapshotTicket, _ tree: Tree, _ acks: [AckRecord], _ program: StoredProgram?
+    ) {
         guard let store, let post else { preconditionFailure("a durable machine runs with a store and a loop") }
         snapshotQueue.async { [self] in
-            let bytes = SnapshotEncoding.encode(tree, acks: acks)
+            let bytes = SnapshotEncoding.encode(tree, acks: acks, program: program)
             post { [self] in
                 guard machine.isCurrent(ticket) else { return [] }
                 store.enqueue(.snapshot(tree: ticket.tree, version: ticket.version, snapshot: bytes)) { result in
