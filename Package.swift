@@ -128,6 +128,8 @@ let package = Package(
                 "CanopyScript", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
+        // The CLI's argument parsing, the messages it builds and its output, from canned daemon messages.
+        .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyLoadTests",
             dependencies: ["CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore"],
