@@ -97,8 +97,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
-        // The CLI client: ls, create, import, watch, edit, probe, history, load. CanopyScript: it compiles .swift key
-        // files itself, to find the keys they declare and report their errors before anything is sent.
+        // The CLI client: ls, create, import, run, event, watch, edit, probe, history, load. CanopyScript: it compiles
+        // .swift key files itself, to find the keys they declare and report their errors before anything is sent.
         .executableTarget(
             name: "canopy",
             dependencies: [
