@@ -101,8 +101,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict),
-        // The CLI client: ls, create, import, watch, edit, probe, history, load. CanopyScript: it compiles .swift key
-        // files itself, to find the keys they declare and report their errors before anything is sent.
+        // The CLI client: ls, create, import, run, event, watch, edit, probe, history, load. CanopyScript: it compiles
+        // .swift key files itself, to find the keys they declare and report their errors before anything is sent.
         .executableTarget(
             name: "canopy",
             dependencies: [
@@ -133,6 +133,8 @@ let package = Package(
                 "CanopyScript", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
+        // The CLI's argument parsing, the messages it builds and its output, from canned daemon messages.
+        .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyLoadTests",
             dependencies: ["CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore"],

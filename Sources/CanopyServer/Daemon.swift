@@ -100,7 +100,8 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         var loaded: [String] = []
         if firstStart && !examples.isEmpty {
             if DaemonFiles.isDirectory(examples) {
-                loaded = try DaemonFiles.loadExamples(from: examples, into: runner)
+                loaded = try DaemonFiles.loadExamples(
+                    from: examples, into: runner, programs: hub.programs != nil, skip: { logger.error("\($0)") })
             } else {
                 logger.warning("examples directory \(examples) not found: no example trees loaded")
             }

@@ -50,12 +50,16 @@ enum DaemonFiles {
         return ns.localizedDescription
     }
 
-    /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) in name order; a broken example
-    /// stops the start with its file name. Files are read under the rule HTTP serves them by (`ConfinedDirectory`):
-    /// a symlink that leads outside the directory stops the start too (refused, never read), so a link planted there
-    /// cannot import a file from elsewhere; one that stays inside is fine. Every file is checked and parsed before
-    /// the first tree is created, so a refused or broken example leaves no tree behind.
-    static func loadExamples(from directory: String, into runner: ProtocolRunner) throws -> [String] {
+    /// Loads every `*.json` of `directory` (a createTree body: tree, keys, root) and every `*.swift` (a program tree,
+    /// see `ProgramHeader`) in name order. A broken JSON example stops the start with its file name; a program that
+    /// does not start (or any, when the daemon has no program runtime: `programs` false) is passed to `skip` and left
+    /// out. Files are read under the rule HTTP serves them by (`ConfinedDirectory`): a symlink that leads outside the
+    /// directory stops the start too (refused, never read), so a link planted there cannot import a file from
+    /// elsewhere; one that stays inside is fine. Every JSON file is checked and parsed before the first tree is
+    /// created, so a refused or broken example leaves no tree behind.
+    static func loadExamples(
+        from directory: String, into runner: ProtocolRunner, programs: Bool, skip: (String) -> Void = { _ in }
+    ) throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -66,7 +70,7 @@ enum DaemonFiles {
             throw DaemonStartError(.start, "the examples directory \(directory) is not a directory")
         }
         var bodies: [(path: String, body: JSONObject)] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
+        for name in names.sorted() where name.hasSuffix(".json") || name.hasSuffix(".swift") {
             let path = directory + "/" + name
             do {
                 let real: String
@@ -84,6 +88,18 @@ enum DaemonFiles {
                 guard let data = FileManager.default.contents(atPath: real) else {
                     throw CanopyError(.badJSON, "cannot read the file")
                 }
+                if name.hasSuffix(".swift") {
+                    let source = String(decoding: data, as: UTF8.self)
+                    do {
+                        let header = try ProgramHeader(source: source)
+                        guard programs else { throw CanopyError(.badMessage, "this daemon runs no programs") }
+                        let tree = ProgramHeader.treeID(forFile: name)
+                        bodies.append((path, header.createTree(tree: tree, source: source)))
+                    } catch {
+                        skip("example \(path): \(error); skipped")
+                    }
+                    continue
+                }
                 guard let body = try JSONParser.parse(bytes: data).object else {
                     throw CanopyError(.badMessage, "an example is a createTree body (a JSON object)")
                 }
@@ -96,6 +112,9 @@ enum DaemonFiles {
         for (path, body) in bodies {
             do {
                 loaded.append(try runner.createTree(body: body))
+            } catch where path.hasSuffix(".swift") {
+                // A program that does not compile or faults at its start leaves the other examples alone.
+                skip("example \(path): \(error); skipped")
             } catch {
                 throw DaemonStartError(.start, "example \(path): \(error)")
             }

@@ -11,6 +11,7 @@ struct Canopy: ParsableCommand {
             when the daemon has tokens, authenticates with --token (or $CANOPY_TOKEN).
             """,
         subcommands: [
-            List.self, Create.self, Import.self, Delete.self, Watch.self, Edit.self, Probe.self, History.self, Load.self,
+            List.self, Create.self, Import.self, Run.self, Event.self, Delete.self, Watch.self, Edit.self, Probe.self,
+            History.self, Load.self,
         ])
 }

@@ -106,9 +106,11 @@ extension Canopy {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create trees from example files (createTree bodies: tree, keys, root, title, description).",
+            abstract: "Create trees from example files (createTree bodies, or .swift programs as `run` takes them).",
             discussion: """
-                A directory imports every *.json file in it, e.g. `canopy import config/examples`. A key entry \
+                A directory imports every *.json and *.swift file in it, e.g. `canopy import config/examples`. A \
+                .swift file becomes a program tree, as `canopy run` makes one (its id: the file's base name in lower \
+                kebab case; its `// canopy:` header gives view, title and preview modifiers). A key entry \
                 {"swiftFile":"Keys.swift"} (relative to the tree file) stands for every PreferenceKey that file \
                 declares, {"key":"K","swiftFile":…} for K alone; --keys adds a .swift file's keys to every tree.
                 """)
@@ -140,6 +142,13 @@ extension Canopy {
             let extra = try reportingDiagnostics(path: { _ in nil }) { try swiftKeys.map(SwiftKeyFile.init(path:)) }
             var bodies: [(String, JSONObject, [SwiftKeyFile])] = []
             for file in files {
+                if ProgramFile.isProgram(file) {
+                    if !extra.isEmpty { throw ValidationError("\(file): a program declares its own keys: no --keys") }
+                    let program = try ProgramFile(path: file)
+                    let body = try program.createTree(tree: tree, view: nil, previewModifiers: [], title: nil)
+                    bodies.append((file, body, []))
+                    continue
+                }
                 guard var body = try readJSON(file).object else {
                     throw CLIError("\(file): expected a JSON object (a createTree body)")
                 }
@@ -165,7 +174,10 @@ extension Canopy {
                     emit("skipped \(id): it already exists")
                 } catch let error as ServerError {
                     failures += 1
-                    if swiftFiles.count == 1, let failure = SwiftDiagnostics(error, path: swiftFiles[0].path) {
+                    // A program's diagnostics are its own file's; a tree file's, its one Swift key file's if any.
+                    let swiftPath =
+                        ProgramFile.isProgram(file) ? file : (swiftFiles.count == 1 ? swiftFiles[0].path : nil)
+                    if let swiftPath, let failure = SwiftDiagnostics(error, path: swiftPath) {
                         failure.print()
                     } else {
                         printError("\(file): \(error)")
@@ -175,15 +187,17 @@ extension Canopy {
             if failures > 0 { throw ExitCode(1) }
         }
 
-        /// `path` itself, or the `*.json` files of a directory in name order.
+        /// `path` itself, or the `*.json` and `*.swift` files of a directory in name order.
         static func files(_ path: String) throws -> [String] {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CLIError("\(path): no such file or directory")
             }
             guard isDirectory.boolValue else { return [path] }
-            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }
-            if names.isEmpty { throw CLIError("\(path): no .json files") }
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter {
+                $0.hasSuffix(".json") || ProgramFile.isProgram($0)
+            }
+            if names.isEmpty { throw CLIError("\(path): no .json or .swift files") }
             return names.sorted().map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
         }
     }
@@ -226,7 +240,7 @@ extension Canopy {
             var subscribe: JSONObject = ["type": "subscribe", "tree": .string(tree)]
             if let since { subscribe["since"] = .int(Int64(since)) }
             if trace { subscribe["trace"] = true }
-            var readers = ReaderValues()
+            var values = TreeValues()
             var lastClients = ""
             var diffs = 0
             func show(_ message: JSON) throws -> Bool {
@@ -239,7 +253,7 @@ extension Canopy {
                     lastClients = clients
                 } else {
                     if message["type"]?.string == "snapshot" { lastClients = Format.clients(message["clients"]) }
-                    Watch.describe(message, readers: &readers, trace: trace)
+                    Watch.describe(message, values: &values, trace: trace)
                 }
                 switch message["type"]?.string {
                 case "diff":
@@ -259,41 +273,6 @@ extension Canopy {
                 let message = try session.nextWithoutTimeout()
                 if message["type"]?.string == "error" { throw ServerError(message) }
                 done = try show(message)
-            }
-        }
-
-        static func describe(_ message: JSON, readers: inout ReaderValues, trace: Bool) {
-            switch message["type"]?.string ?? "" {
-            case "snapshot":
-                readers.reset(message["readers"])
-                let keys = (message["keys"]?.array ?? []).map {
-                    "\($0["key"]?.string ?? "?") (\($0["swift"] != nil ? "Swift" : $0["reducer"]?.string ?? "?"))"
-                }
-                let nodes = Format.nodeCount(message["root"] ?? .null)
-                emit(
-                    "\(message["tree"]?.string ?? "?") at version \(Int(message["version"]?.number ?? 0)): \(nodes) "
-                        + "nodes; keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))")
-                for reader in message["readers"]?.array ?? [] { emit("  " + Format.reader(reader)) }
-                emit("clients: \(Format.clients(message["clients"]))")
-            case "diff":
-                let seq = message["seq"].map { $0.isNull ? "" : " seq \(Format.value($0, limit: 20))" } ?? ""
-                emit("v\(Int(message["version"]?.number ?? 0)) by \(message["author"]?.string ?? "?")\(seq)")
-                for op in message["ops"]?.array ?? [] { emit("  " + Format.op(op)) }
-                for change in message["changes"]?.array ?? [] {
-                    let was = readers.record(change)
-                    emit("  → " + Format.reader(change, was: was))
-                }
-                if trace, let events = message["trace"]?["events"]?.array {
-                    for event in events { emit("    · " + Format.traceEvent(event)) }
-                }
-            case "clients":
-                emit("clients: \(Format.clients(message["clients"]))")
-            case "subscribed":
-                emit("up to date at version \(Int(message["version"]?.number ?? 0))")
-            case "deleted":
-                emit("\(message["tree"]?.string ?? "?") was deleted")
-            default:
-                emit(jsonLine(message))
             }
         }
     }
@@ -349,8 +328,8 @@ extension Canopy {
             }
             if connection.json { return }
             if diffs.isEmpty { return emit("no diffs in that range") }
-            var readers = ReaderValues()
-            for diff in diffs { Watch.describe(diff, readers: &readers, trace: false) }
+            var values = TreeValues()
+            for diff in diffs { Watch.describe(diff, values: &values, trace: false) }
         }
     }
 }

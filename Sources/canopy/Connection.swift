@@ -79,8 +79,8 @@ final class Session {
         }
     }
 
-    /// Sends an `edit` and returns its `diff` (which carries no `rid`: it is the broadcast every subscriber gets);
-    /// a `rejected` or `error` reply throws.
+    /// Sends an `edit` (or an `event`, acknowledged the same way) and returns its `diff` (which carries no `rid`: it
+    /// is the broadcast every subscriber gets); a `rejected` or `error` reply throws.
     func edit(_ message: JSONObject) throws -> JSON {
         let seq = message["seq"] ?? .null
         let rid = send(message)
@@ -135,12 +135,8 @@ struct ServerError: Error, CustomStringConvertible {
 
     init(_ message: JSON) { self.message = message }
 
-    var description: String {
-        let code = message["code"]?.string ?? "error"
-        var text = "\(code): \(message["message"]?.string ?? "(no message)")"
-        if let op = message["op"]?.number { text += " (op \(Int(op)))" }
-        return text
-    }
+    /// `code: message (op N)`; a Swift fault adds its place and call stack on the following lines.
+    var description: String { Format.rejection(message).joined(separator: "\n") }
 }
 
 /// Prints `text` on stdout and flushes it (output may be piped to something that reads it live).

@@ -94,23 +94,3 @@ enum Format {
         return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 }
-
-/// Reader values as a client sees them: from a snapshot, then updated by every diff's `changes`.
-struct ReaderValues {
-    /// Reader name → its value (nil: not present).
-    private(set) var values: [String: JSON?] = [:]
-
-    mutating func reset(_ readers: JSON?) {
-        values = [:]
-        for reader in readers?.array ?? [] { record(reader) }
-    }
-
-    /// Records `change` and returns what the reader had before (nil if it was unknown).
-    @discardableResult
-    mutating func record(_ change: JSON) -> JSON?? {
-        guard let name = change["reader"]?.string else { return nil }
-        let previous = values[name]
-        values[name] = change["present"]?.bool == false ? .some(nil) : .some(change["value"] ?? .null)
-        return previous
-    }
-}

@@ -52,8 +52,8 @@ struct Canopyd: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Directory of example trees (*.json createTree bodies) loaded at first start and served at /examples/ "
-                + "(examples.directory; default config/examples).",
+            "Directory of example trees (*.json createTree bodies, *.swift programs) loaded at first start, the JSON "
+                + "served at /examples/ (examples.directory; default config/examples).",
             valueName: "dir"))
     var examples: String?
 
