@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "canopyd",
             dependencies: [
-                "CanopyServer", "CanopyCore", "CanopyScript",
+                "CanopyServer", "CanopyCore", "CanopyScript", "CanopyViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -130,7 +130,7 @@ let package = Package(
             name: "CanopyServerTests",
             dependencies: [
                 "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
-                "CanopyScript", .product(name: "Yams", package: "Yams"),
+                "CanopyScript", "CanopyViews", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         // The CLI's argument parsing, the messages it builds and its output, from canned daemon messages.

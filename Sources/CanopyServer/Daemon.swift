@@ -34,14 +34,17 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
     /// and, when the store is new (or there is none), loads the example trees. Serving starts with `run()` or
     /// `start()`. `keyCompiler` (when given, over `configuration.hub.keyCompiler`) compiles keys written in Swift;
     /// the store's trees are restored with it, so it must be given before any tree with such a key can load.
+    /// `programs` (over `configuration.hub.programs`) runs program trees, likewise needed to restore them.
     public init(
         configuration: DaemonConfiguration, storage: Storage = .configured, keyCompiler: (any KeyCompiler)? = nil,
+        programs: (any ProgramRuntime)? = nil,
         logger: Logger = Logger(label: "canopyd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
         self.logger = logger
         var hub = configuration.hub
         if let keyCompiler { hub.keyCompiler = keyCompiler }
+        if let programs { hub.programs = programs }
         hub.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
         var firstStart = true
         var durability = configuration.durability

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanopyCore
 import CanopyScript
+import CanopyViews
 import CanopyServer
 import Dispatch
 import Foundation
@@ -126,7 +127,8 @@ struct Canopyd: ParsableCommand {
     ) throws {
         logger.info("configuration: \(source)")
         for line in configuration.summary { logger.debug("\(line)") }
-        let daemon = try Daemon(configuration: configuration, keyCompiler: ScriptKeyCompiler(), logger: logger)
+        let daemon = try Daemon(
+            configuration: configuration, keyCompiler: ScriptKeyCompiler(), programs: ViewRuntime(), logger: logger)
         let service = configuration.service
         let shown = service.host.contains(":") ? "[\(service.host)]" : service.host
         let tokens = configuration.hub.tokens.count

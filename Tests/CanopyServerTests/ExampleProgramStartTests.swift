@@ -4,10 +4,8 @@ import Testing
 
 @testable import CanopyServer
 
-/// A `.swift` example the program runtime refuses is skipped, the JSON examples still load. Needs the daemon side of
-/// issue 14 (createTree with `source` handed to `configuration.programs`): before it, the machine ignores `source`
-/// and makes a plain tree. Enable by removing `.disabled` once it is merged.
-@Suite(.disabled("needs createTree with source to run configuration.programs (issue 14, daemon side)"))
+/// A `.swift` example the program runtime refuses is skipped, the JSON examples still load.
+@Suite
 struct ExampleProgramStartTests {
     @Test func aProgramThatDoesNotCompileIsLoggedAndSkipped() throws {
         let directory = try ExampleProgramTests.examples([
