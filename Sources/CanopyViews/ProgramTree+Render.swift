@@ -14,7 +14,9 @@ extension ProgramTree {
         let saved = current
         current = inst
         defer { current = saved }
-        log.step(["e": "body", "node": .string(inst.id), "view": .string(info.name), "because": .array(inst.because.map { .string($0) })])
+        if log.tracing {
+            log.step(["e": "body", "node": .string(inst.id), "view": .string(info.name), "because": .array(inst.because.map { .string($0) })])
+        }
         inst.isDirty = false
         inst.because = []
         let record = injectStorage(inst)

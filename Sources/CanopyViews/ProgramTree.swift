@@ -49,7 +49,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         if box.value == value { return }
         log.noteWrite(box)
         box.value = value
-        if case .state(let node, let name) = box.kind {
+        if log.tracing, case .state(let node, let name) = box.kind {
             log.step(["e": "state", "node": .string(node), "name": .string(name), "value": program.encode(value)])
         }
         box.generation += 1
