@@ -50,20 +50,23 @@ extension Compiler {
         if name == "GeometryReader" { return bad(node, "'GeometryReader' needs layout, which Canopy does not do") }
         var out: [ViewArgument] = []
         var unlabeled = 0
-        // A title first (`Button("Save") { … }`): the trailing closure is the action, not the label.
-        let hasTitle = args.first.map { $0.label == nil && !$0.trailing && !$0.expr.is(ClosureExprSyntax.self) } ?? false
-        let actionFirst = name == "Button" && !hasTitle && args.first?.label == nil && args.first?.trailing == true
-            && args.count > 1
+        // A Button's first unlabeled closure is its action (`Button("Save") { … }`, `Button { … } label: { … }`),
+        // unless `action:` is given (`Button(action: save) { Text("Save") }`: the closure is the label).
+        let buttonAction: Int? =
+            name == "Button" && !args.contains(where: { $0.label == "action" })
+            ? args.firstIndex { $0.label == nil && $0.expr.is(ClosureExprSyntax.self) } : nil
         for (i, a) in args.enumerated() {
             let isClosure = a.expr.is(ClosureExprSyntax.self)
             if let label = a.label, Compiler.handlerLabels.contains(label) {
                 out.append(.handler(label, expr(a.expr, expected: nil)))
-            } else if isClosure && name == "Button" && a.label == nil && (hasTitle || (actionFirst && i == 0)) {
+            } else if i == buttonAction {
                 out.append(.handler("action", expr(a.expr, expected: nil)))
             } else if isClosure && (a.label == nil || Compiler.contentLabels.contains(a.label!)) {
                 out.append(.content(builderClosure(a.expr.as(ClosureExprSyntax.self)!)))
             } else if let label = a.label {
-                if Compiler.contentLabels.contains(label) {
+                if name == "Text" && label == "verbatim" {
+                    out.append(.prop("text", expr(a.expr, expected: .string)))
+                } else if Compiler.contentLabels.contains(label) {
                     let e = viewOperand(a.expr)
                     out.append(.prop(label, e))
                 } else {
