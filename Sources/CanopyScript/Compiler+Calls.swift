@@ -119,6 +119,10 @@ extension Compiler {
                     {
                         return methodCall(me, f, args, at)
                     }
+                    // A stored closure: `content()`, `onTap()`.
+                    if first, !context.isStatic, let fi = info.fieldIndex[n], let me = variable("self", at) {
+                        return callValue(fieldAccess(at, base: me, info, fi), args, at)
+                    }
                     if let f = pick(info.staticMethods, n, args, skipSelf: true), !f.name.afterDot.hasPrefix("init(") {
                         return callFunction(f, args, at, skipSelf: false)
                     }
@@ -133,7 +137,9 @@ extension Compiler {
             }
             if Compiler.viewNames.contains(n), lookupType(n, from: nil) == nil { return viewInit(n, args, c) }
             // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`.
-            if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), let me = variable("self", at) {
+            if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), Compiler.modifierNames.contains(n),
+                let me = variable("self", at)
+            {
                 return modifier(me, n, args, c)
             }
             if Library.shared.functions.keys.contains(where: { $0.hasPrefix(n + "(") }) {
@@ -214,12 +220,17 @@ extension Compiler {
             if case .named(let id) = receiver.type.unwrapped, let f = pick(program.types[id].methods, n, args, skipSelf: true) {
                 return methodCall(receiver, f, args, at)
             }
+            if case .named(let id) = receiver.type.unwrapped, let fi = program.types[id].fieldIndex[n] {
+                return callValue(fieldAccess(at, base: receiver, program.types[id], fi), args, at)
+            }
             if let view = program.type(named: "View"), let f = pick(view.methods, n, args, skipSelf: true) {
                 return methodCall(receiver, f, args, at)
             }
             return modifier(receiver, n, args, node)
         }
-        if receiver.type == .unknown || receiver.type == .opaque("member"), !hasUserMethod(n), !Library.shared.hasMember(n) {
+        if receiver.type == .unknown || receiver.type == .opaque("member"), !hasUserMethod(n), !Library.shared.hasMember(n),
+            Compiler.modifierNames.contains(n)
+        {
             // A value whose type the compiler does not know, with a name only views have.
             return modifier(receiver, n, args, node)
         }

@@ -19,6 +19,25 @@ extension Compiler {
         "LabeledContent", "ContentUnavailableView", "AnyView", "GroupBox", "ControlGroup", "ViewThatFits",
     ]
 
+    /// SwiftUI modifiers recognised where the receiver is not known to be a view (`padding()` inside an
+    /// `extension View`, a modifier on a value of unknown type); on a known view any name is a modifier.
+    static let modifierNames: Set<String> = [
+        "padding", "background", "overlay", "frame", "font", "fontWeight", "bold", "italic", "foregroundColor",
+        "foregroundStyle", "tint", "accentColor", "hidden", "opacity", "preference", "transformPreference",
+        "onPreferenceChange", "environment", "onChange", "onReceive", "onSubmit", "onAppear", "onDisappear", "task",
+        "id", "tag", "disabled", "navigationTitle", "navigationBarTitleDisplayMode", "toolbar", "listStyle",
+        "textFieldStyle", "buttonStyle", "toggleStyle", "pickerStyle", "cornerRadius", "clipShape", "shadow", "border",
+        "offset", "position", "multilineTextAlignment", "lineLimit", "keyboardType", "textContentType",
+        "autocorrectionDisabled", "textInputAutocapitalization", "submitLabel", "focused", "animation", "transition",
+        "contentShape", "onTapGesture", "fixedSize", "layoutPriority", "zIndex", "scaleEffect", "rotationEffect",
+        "blur", "labelsHidden", "controlSize", "accessibilityLabel", "accessibilityHidden", "listRowBackground",
+        "formStyle", "scrollContentBackground", "presentationDetents", "sheet", "alert", "refreshable", "searchable",
+        "badge", "help", "symbolRenderingMode", "imageScale", "resizable", "scaledToFit", "scaledToFill",
+        "aspectRatio", "clipped", "mask", "fill", "stroke", "redacted", "allowsHitTesting", "compositingGroup",
+        "ignoresSafeArea", "safeAreaInset", "monospacedDigit", "monospaced", "kerning", "tracking", "underline",
+        "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
+    ]
+
     /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
     static let handlerLabels: Set<String> = [
         "action", "onEditingChanged", "onCommit", "onIncrement", "onDecrement", "perform",

@@ -69,10 +69,10 @@ package final class ViewValue {
         if self === o { return true }
         guard kind == o.kind, type == o.type, branch == o.branch, explicitID == o.explicitID,
             childKeys == o.childKeys, props.count == o.props.count, handlers.count == o.handlers.count,
-            children.count == o.children.count, modifiers.count == o.modifiers.count, record == o.record
+            children.count == o.children.count, modifiers.count == o.modifiers.count, record.sameInput(as: o.record)
         else { return false }
-        for i in props.indices where props[i].0 != o.props[i].0 || props[i].1 != o.props[i].1 { return false }
-        for i in handlers.indices where handlers[i].0 != o.handlers[i].0 || handlers[i].1 != o.handlers[i].1 {
+        for i in props.indices where props[i].0 != o.props[i].0 || !props[i].1.sameInput(as: o.props[i].1) { return false }
+        for i in handlers.indices where handlers[i].0 != o.handlers[i].0 || !handlers[i].1.sameInput(as: o.handlers[i].1) {
             return false
         }
         for i in children.indices where !children[i].same(as: o.children[i]) { return false }
@@ -132,6 +132,40 @@ package enum ViewModifier {
         case (.other(let n1, let x1), .other(let n2, let x2)):
             return n1 == n2 && x1.count == x2.count && zip(x1, x2).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
+        }
+    }
+}
+
+extension Value {
+    /// Equality for deciding whether a view's inputs changed: as `==`, except that two closures are the same when they
+    /// run the same code over equal captured values (each body run makes new closure objects).
+    package func sameInput(as o: Value) -> Bool {
+        switch (self, o) {
+        case (.function(let x), .function(let y)):
+            if x === y { return true }
+            if x.kind == .closure, y.kind == .closure {
+                let a = unsafeDowncast(x, to: Closure.self)
+                let b = unsafeDowncast(y, to: Closure.self)
+                return a.function === b.function && a.captures.count == b.captures.count
+                    && zip(a.captures, b.captures).allSatisfy { $0 === $1 || $0.value.sameInput(as: $1.value) }
+            }
+            if x.kind == .bound, y.kind == .bound {
+                let a = unsafeDowncast(x, to: BoundMethod.self)
+                let b = unsafeDowncast(y, to: BoundMethod.self)
+                return a.function === b.function && a.receiver.sameInput(as: b.receiver)
+            }
+            return false
+        case (.record(let t, let a), .record(let u, let b)):
+            return t == u && a.count == b.count && zip(a, b).allSatisfy { $0.sameInput(as: $1) }
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.sameInput(as: $1) }
+        case (.tuple(let a), .tuple(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.sameInput(as: $1) }
+        case (.enumCase(let t, let c, let a), .enumCase(let u, let d, let b)):
+            return t == u && c == d && a.count == b.count && zip(a, b).allSatisfy { $0.sameInput(as: $1) }
+        case (.box(let x), _): return x.value.sameInput(as: o)
+        case (_, .box(let y)): return sameInput(as: y.value)
+        default: return self == o
         }
     }
 }

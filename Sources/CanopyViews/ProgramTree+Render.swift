@@ -121,7 +121,7 @@ extension ProgramTree {
         let fields = program.types[t].fields
         for i in x.indices where i < fields.count {
             if fields[i].wrapper == "State" || fields[i].wrapper == "Environment" { continue }
-            if x[i] != y[i] { return false }
+            if !x[i].sameInput(as: y[i]) { return false }
         }
         return true
     }

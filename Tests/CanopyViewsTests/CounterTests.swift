@@ -72,3 +72,33 @@ struct ProgramFixture {
         #expect(p.bodies == ["Counter"])
     }
 }
+
+@Suite struct ClosurePropertyTests {
+    static let source = """
+        struct Row: View {
+            let title: String
+            let onTap: () -> Void
+            var body: some View { Button(title) { onTap() } }
+        }
+
+        struct Parent: View {
+            @State private var taps = 0
+            @State private var label = "x"
+            var body: some View {
+                VStack {
+                    Text("\\(taps)")
+                    Row(title: label) { taps += 1 }
+                }
+            }
+        }
+        """
+
+    @Test func aChildGivenAnEquivalentClosureDoesNotRunAgain() throws {
+        var p = try ProgramFixture(Self.source, view: "Parent")
+        try p.send("Parent/0:VStack/1:Row/0:Button", "tap")
+        #expect(p.cell("Parent", "taps") == 1)
+        // The parent read `taps` and ran; the row got a new closure doing the same thing over the same cells.
+        #expect(p.bodies == ["Parent"])
+        #expect(p.node("Parent/0:VStack/0:Text")?.props["text"] == "1")
+    }
+}
