@@ -111,7 +111,7 @@ extension ProtocolMachine {
 
     /// The tree at its durable version: the last stored snapshot, then the logged batches after it (folded into a
     /// program tree's cells, which then start its program once).
-    private func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> (Tree, (any ProgramInstance)?) {
+    private mutating func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> (Tree, (any ProgramInstance)?) {
         guard let base = channel.base else { throw CanopyError(.storageError, "no stored snapshot is held") }
         let snapshot = try SnapshotEncoding.parse(base.bytes)
         var entries: ArraySlice<DiffLog.Entry> = []

@@ -75,7 +75,7 @@ extension ProtocolMachine {
     }
 
     /// Starts a program at `version` with `cells`: the tree and the instance that drives it.
-    func startProgram(_ spec: ProgramSpec, cells: [StateCell], version: Int) throws(CanopyError)
+    mutating func startProgram(_ spec: ProgramSpec, cells: [StateCell], version: Int) throws(CanopyError)
         -> (Tree, any ProgramInstance)
     {
         guard let programs = configuration.programs else {
@@ -84,12 +84,15 @@ extension ProtocolMachine {
         }
         let start = try programs.start(
             spec, cells: cells, version: version, limits: configuration.limits, trace: false)
+        for use in start.program.previewContexts {
+            if use.reused { counters.previewContextsReused += 1 } else { counters.previewContextsComputed += 1 }
+        }
         return (start.tree, start.program)
     }
 
     /// A program tree as of `version`: the stored spec and cells, with the logged diffs after them folded in, then
     /// started once (the program is deterministic, so that is the tree its clients saw).
-    func restartProgram(_ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int)
+    mutating func restartProgram(_ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int)
         throws(CanopyError)
         -> (Tree, any ProgramInstance)
     {

@@ -132,4 +132,7 @@ public struct ProtocolCounters: Sendable {
     public var diffsDelivered = 0
     /// Batches applied (accepted by the sequencer, before their commit).
     public var editsApplied = 0
+    /// Preview modifiers' shared contexts program trees computed, and those they reused (PROGRAMS.md §4).
+    public var previewContextsComputed = 0
+    public var previewContextsReused = 0
 }

@@ -254,6 +254,7 @@ import Testing
         #expect(snapshot?["state"] == [["node": "root", "name": "count", "value": 1]])
         #expect(snapshot?["previewContexts"] == [["modifier": "SampleData", "reused": false]])
         #expect(snapshot?["readers"]?[0]?["value"] == 1)
+        #expect(h.machine.counters.previewContextsComputed == 1 && h.machine.counters.previewContextsReused == 0)
         var plain = MachineHarness()
         plain.open(1)
         plain.createTree("d")

@@ -101,6 +101,7 @@ import Testing
             "canopy_messages_received_total": "counter", "canopy_bytes_received_total": "counter",
             "canopy_messages_sent_total": "counter", "canopy_bytes_sent_total": "counter",
             "canopy_edits_total": "counter", "canopy_ops_total": "counter", "canopy_diffs_delivered_total": "counter",
+            "canopy_preview_contexts_total": "counter",
             "canopy_evaluation_seconds": "histogram", "canopy_queue_bytes": "gauge", "canopy_queue_bytes_max": "gauge",
             "canopy_store_commits_total": "counter", "canopy_store_commit_seconds_total": "counter",
             "canopy_store_pending": "gauge", "process_cpu_seconds_total": "counter",

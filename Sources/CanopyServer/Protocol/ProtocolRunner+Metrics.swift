@@ -15,6 +15,10 @@ extension ProtocolRunner {
             [("accepted", c.editsAccepted), ("rejected", c.editsRejected), ("duplicate", c.editsDuplicate)])
         exposition.counter("canopy_ops_total", "Ops in accepted edit batches.", c.ops)
         exposition.counter(
+            "canopy_preview_contexts_total",
+            "Preview modifiers' shared contexts of program trees started: computed, or reused from an earlier tree.",
+            label: "result", [("computed", c.previewContextsComputed), ("reused", c.previewContextsReused)])
+        exposition.counter(
             "canopy_diffs_delivered_total",
             "Diff messages of accepted batches queued to sessions (each subscriber's copy and the author's "
                 + "acknowledgement count once).",
