@@ -73,7 +73,8 @@ final class ViewInitExpr: Expr {
                 v.childKeys.append(key)
             }
         }
-        v.props = v.props.filter { $0.0 != "id" }
+        // The elements are its children; the data itself is not repeated as a prop.
+        v.props = v.props.filter { $0.0 != "id" && $0.0 != "data" }
     }
 }
 
