@@ -23,6 +23,7 @@ test:
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
 	python3 scripts/fuzz.py --daemon .build/debug/canopyd --cases 3000 --seed 1 --keep-failures artifacts/fuzz
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
+	python3 Tests/e2e/program_cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	swift test --disable-xctest
 

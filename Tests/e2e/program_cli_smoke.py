@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end test of the canopy CLI on program trees (issue 14) against a real canopyd: .swift examples loaded at
 first start (a broken one skipped), run, event (tap, setText, post, a rejected and a faulting event), watch, import.
-Needs the daemon side of program trees and the view runtime; not yet part of `make test` (add it next to
-cli_smoke.py once they are merged).
 Usage: program_cli_smoke.py PATH/TO/canopyd PATH/TO/canopy"""
 import json, os, subprocess, sys, tempfile
 
