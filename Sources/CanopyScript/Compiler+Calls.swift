@@ -132,9 +132,14 @@ extension Compiler {
                 return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))
             }
             if Compiler.viewNames.contains(n), lookupType(n, from: nil) == nil { return viewInit(n, args, c) }
-            // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`.
             if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), let me = variable("self", at) {
-                return modifier(me, n, args, c)
+                // A stored closure of the view: `content()` of a `@ViewBuilder let content: () -> Content`.
+                if let fi = program.types[sid].fieldIndex[n] {
+                    return callValue(fieldAccess(at, base: me, program.types[sid], fi), args, at)
+                }
+                // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`; modifiers are
+                // lowerCamelCase, so `Txet("a")` is a name that is not there, not a modifier.
+                if n.first?.isLowercase == true { return modifier(me, n, args, c) }
             }
             if Library.shared.functions.keys.contains(where: { $0.hasPrefix(n + "(") }) {
                 return bad(c, "no '\(full)' in Canopy's library; check the argument labels")
