@@ -204,6 +204,21 @@ import Testing
         #expect(p.node(tally + "/0:Button")?.props["title"] == "n=0")
     }
 
+    @Test func toggleFlipsABoolCell() throws {
+        var p = try ProgramFixture(
+            """
+            struct Root: View {
+                @State var open = false
+                var body: some View { Button(open ? "Close" : "Open") { open.toggle() } }
+            }
+            """, view: "Root")
+        try p.send("Root/0:Button", "tap")
+        #expect(p.cell("Root", "open") == true)
+        #expect(p.node("Root/0:Button")?.props["title"] == "Close")
+        try p.send("Root/0:Button", "tap")
+        #expect(p.cell("Root", "open") == false)
+    }
+
     @Test func cellsGivenAtStartAreRestored() throws {
         let p = try ProgramFixture(
             Self.field, view: "Root", cells: [StateCell(node: "Root", name: "second", value: "kept")])
