@@ -150,6 +150,16 @@ final class MethodCallExpr: Expr {
         return f
     }
 
+    /// A method of `extension View` called on a SwiftUI view (`Text("a").card()`), or on a view struct.
+    private func viewExtensionMethod(_ m: Machine, _ recv: Value) -> Function? {
+        switch recv {
+        case .view: break
+        case .record(let id, _) where m.program.types[id].conforms(to: "View"): break
+        default: return nil
+        }
+        return m.program.type(named: "View")?.methods[fullName]
+    }
+
     private func dispatch(_ m: Machine, _ recv: inout Value, _ values: inout [Value]) throws(ScriptFault) -> Value {
         let t: TypeID?
         switch recv {
@@ -157,6 +167,7 @@ final class MethodCallExpr: Expr {
         default: t = m.program.builtinType(of: recv)
         }
         if let t, let f = userMethod(m, t) { return try m.invokeMethod(f, &recv, &values, site: location) }
+        if let f = viewExtensionMethod(m, recv) { return try m.invokeMethod(f, &recv, &values, site: location) }
         if let native = natives[recv.kind] { return try m.callNative(native, &recv, values, at: location) }
         if case .record(let id, let fields) = recv, let i = m.program.types[id].fieldIndex[name] {
             // A protocol's property requirement met by a stored property: `rule.name`, `name` in an extension.

@@ -126,6 +126,9 @@ extension Compiler {
         for item in flatten(items) {
             if let decl = item.item.as(DeclSyntax.self) {
                 declareTopLevel(decl)
+            } else if let macro = topLevelMacro(item.item) {
+                // swift-syntax parses a top-level `#Preview { … }` as an expression.
+                declarePreview(macro)
             } else {
                 error(item, "top-level statements are not allowed; put code in a function or a property")
             }

@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// `#Preview("Name", traits: .modifier(SampleData())) { SignupForm() }`: what a program tree shows by default.
 extension Compiler {
-    func declarePreview(_ m: MacroExpansionDeclSyntax) {
+    func declarePreview(_ m: some FreestandingMacroExpansionSyntax) {
         guard m.macroName.text == "Preview" else {
             return error(m, "macro '#\(m.macroName.text)' is not part of Canopy's Swift subset")
         }
@@ -25,6 +25,14 @@ extension Compiler {
         compileLater { c in
             c.compileBody(fn, body.statements, selfType: nil, isStatic: true, mutating: false, generics: [])
         }
+    }
+}
+
+extension Compiler {
+    /// A freestanding macro written as a top-level statement.
+    func topLevelMacro(_ item: CodeBlockItemSyntax.Item) -> MacroExpansionExprSyntax? {
+        if let e = item.as(MacroExpansionExprSyntax.self) { return e }
+        return item.as(ExpressionStmtSyntax.self)?.expression.as(MacroExpansionExprSyntax.self)
     }
 }
 

@@ -142,6 +142,8 @@ extension Compiler {
 
     private func statement(_ s: StmtSyntax, label: Int) -> [Stmt] {
         if let e = s.as(ExpressionStmtSyntax.self) {
+            // An `if`/`switch` statement in a builder block is an `If` view, as in expression position.
+            if builder.map({ !$0.awaitingBranch }) == true { return [expressionStatement(e.expression)] }
             if let i = e.expression.as(IfExprSyntax.self) { return [ifStatement(i)] }
             if let sw = e.expression.as(SwitchExprSyntax.self) { return [switchStatement(sw, label: label)] }
             return [ExprStmt(expr(e.expression, expected: nil))]

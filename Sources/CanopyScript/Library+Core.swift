@@ -8,6 +8,11 @@ extension Library {
         typeConstant("Int", "max", .int(.max))
         typeConstant("Int", "min", .int(.min))
         typeConstant("Int", "zero", .int(0))
+        // `isOn.toggle()`: the usual way a SwiftUI button flips a flag.
+        member([.bool], "toggle", mutating: true, result: .void) { _, v, _ throws(ScriptFault) in
+            if case .bool(let b) = v { v = .bool(!b) }
+            return .null
+        }
         member([.array], "count", property: true, result: .int) { _, v, _ throws(ScriptFault) in
             guard case .array(let a) = v else { return .null }
             return .int(a.count)

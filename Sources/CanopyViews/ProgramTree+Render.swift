@@ -105,7 +105,12 @@ extension ProgramTree {
             setEnvironment(old, environment)
             return old
         }
-        let inst = ViewInstance(id: id, typeID: t, record: v.record, depth: (owner?.depth ?? -1) + 1, owner: owner)
+        let depth = (owner?.depth ?? -1) + 1
+        // A view that shows itself would recurse natively until the stack overflows; a tree that deep is too deep.
+        guard depth <= limits.maxDepth else {
+            throw ScriptFault(.runtime, "views nest more than \(limits.maxDepth) deep (does \(v.type) show itself?)", at: v.location)
+        }
+        let inst = ViewInstance(id: id, typeID: t, record: v.record, depth: depth, owner: owner)
         inst.localEnvironment = local
         inst.environment = environment
         owner?.children[id] = inst

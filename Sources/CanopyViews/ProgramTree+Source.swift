@@ -26,6 +26,27 @@ extension ProgramTree {
         return content
     }
 
+    /// The names a client gave (`view`, `previewModifiers`) exist in `program`: else `bad_message`, before anything
+    /// runs (ProgramRuntime.start).
+    func checkNames(_ program: Program) throws(CanopyError) {
+        if let name = spec.view, program.type(named: name).map({ $0.kind == .structure && $0.conforms(to: "View") }) != true {
+            let views = program.types.filter { $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0 }
+                .map(\.name)
+            throw CanopyError(
+                .badMessage,
+                "the program has no view '\(name)'" + (views.isEmpty ? "" : "; its views: " + views.joined(separator: ", ")))
+        }
+        for name in spec.previewModifiers where previewModifierType(name, in: program) == nil {
+            throw CanopyError(.badMessage, "the program has no PreviewModifier '\(name)'")
+        }
+    }
+
+    func previewModifierType(_ name: String, in program: Program) -> TypeInfo? {
+        program.types.first {
+            $0.kind == .structure && $0.conforms(to: "PreviewModifier") && ($0.name == name || $0.name.hasSuffix("." + name))
+        }
+    }
+
     /// `V()` for a view struct of the program.
     func instantiate(_ name: String) throws(ScriptFault) -> ViewValue {
         guard let info = program.type(named: name), info.kind == .structure, info.conforms(to: "View") else {
@@ -42,10 +63,7 @@ extension ProgramTree {
 
     /// `M().body(content:context:)` with the modifier's shared context, computed once per program and type.
     func applyPreviewModifier(_ name: String, to content: ViewValue) throws(ScriptFault) -> ViewValue {
-        let candidates = program.types.filter {
-            $0.kind == .structure && $0.conforms(to: "PreviewModifier") && ($0.name == name || $0.name.hasSuffix("." + name))
-        }
-        guard let info = candidates.first else {
+        guard let info = previewModifierType(name, in: program) else {
             throw ScriptFault(.runtime, "the program has no PreviewModifier '\(name)'", at: .unknown)
         }
         let modifier = try machine.construct(info)
@@ -71,6 +89,7 @@ extension ProgramTree {
     /// whose value no longer fits its property's type starts over). A source that does not compile changes nothing.
     func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
         let next = try ViewRuntime.compile(source)
+        try checkNames(next.program)
         let saved = (compiled, spec, root, rootNode, nodes, instances, previewContexts)
         let oldCells = cells
         let oldRoot = tree.root

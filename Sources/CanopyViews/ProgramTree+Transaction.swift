@@ -18,6 +18,7 @@ extension ProgramTree {
     /// Builds the tree: the root view, every body, the engine's first evaluation; a new tree (no `cells`) then runs
     /// its readers' closures with their first values, as SwiftUI does when views appear.
     func create(cells: [StateCell], version: Int, trace: Bool) throws(CanopyError) -> (Tree, ProgramTransaction) {
+        try checkNames(program)
         restoring = [:]
         for c in cells where !c.dropped { restoring[c.node + "\u{0}" + c.name] = c.value }
         begin(trace: trace)

@@ -8,9 +8,13 @@ struct ProgramFixture {
     let program: any ProgramInstance
     var last: ProgramTransaction
 
-    init(_ source: String, view: String? = nil, cells: [StateCell] = [], trace: Bool = true) throws {
+    init(
+        _ source: String, view: String? = nil, previewModifiers: [String] = [], cells: [StateCell] = [],
+        limits: Limits = .default, trace: Bool = true
+    ) throws {
         let start = try ViewRuntime().start(
-            ProgramSpec(source: source, view: view), cells: cells, version: 0, limits: .default, trace: trace)
+            ProgramSpec(source: source, view: view, previewModifiers: previewModifiers), cells: cells, version: 0,
+            limits: limits, trace: trace)
         tree = start.tree
         program = start.program
         last = start.transaction
