@@ -140,3 +140,22 @@ enum Wire {
         return .object(o)
     }
 }
+
+extension Wire {
+    /// Where two JSON values first differ (a path and both values), for failure messages; nil when equal.
+    static func difference(_ a: JSON?, _ b: JSON?, at path: String = "") -> String? {
+        if a == b { return nil }
+        if let x = a?.object, let y = b?.object {
+            for key in Set(x.members.map(\.key)).union(y.members.map(\.key)).sorted() {
+                if let d = difference(x[key], y[key], at: path + "." + key) { return d }
+            }
+            return "\(path.isEmpty ? "." : path): the same members in another order"
+        }
+        if let x = a?.array, let y = b?.array, x.count == y.count {
+            for (i, (p, q)) in zip(x, y).enumerated() {
+                if let d = difference(p, q, at: path + "[\(i)]") { return d }
+            }
+        }
+        return "\(path.isEmpty ? "." : path): \(a?.encoded() ?? "absent") vs \(b?.encoded() ?? "absent")"
+    }
+}
