@@ -17,6 +17,18 @@ public struct ViewRuntime: ProgramRuntime {
         throws(CanopyError) -> ProgramStart
     {
         let compiled = try Self.compile(spec.source)
+        if let view = spec.view {
+            let info = compiled.program.type(named: view)
+            guard let info, info.kind == .structure, info.conforms(to: "View") else {
+                // The request names a view the source lacks: the message is wrong, not the program.
+                let views = compiled.program.types.filter {
+                    $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0
+                }
+                throw CanopyError(
+                    .badMessage,
+                    "the program has no view \"\(view)\"; its views: " + views.map(\.name).joined(separator: ", "))
+            }
+        }
         let program = ProgramTree(compiled: compiled, spec: spec, limits: limits)
         let (tree, transaction) = try program.create(cells: cells, version: version, trace: trace)
         return ProgramStart(tree: tree, program: program, transaction: transaction)

@@ -187,5 +187,12 @@ import Testing
         try Self.unchanged(client, before)
         let next = try client.batch(Wire.event("lab", seq: 8, Self.raise, "tap"))
         #expect(next["version"] == 1)
+
+        // A tree of a view the source lacks is not created.
+        let unknown = try client.request(Wire.create("other", source: Self.source, view: "Nope"), rid: "u")
+        #expect(unknown["type"] == "error")
+        #expect(unknown["code"] == "bad_message")
+        let list = try client.request(["type": "listTrees"], rid: "l")
+        #expect(list["trees"]?.array?.count == 1)
     }
 }
