@@ -62,9 +62,18 @@ import Testing
         var answers: [JSON] = []
         for seq in 1...Self.steps {
             let snapshot = try client.snapshot("t")
-            guard let event = RandomEvents.pick(from: snapshot, seq: seq, &random) else { break }
+            // Half-way, a hot reload of the same program with a comment added: the views keep their cells.
+            let reload = seq == Self.steps / 2
+            guard let event = reload ? Self.reload(subject, seq: seq) : RandomEvents.pick(from: snapshot, seq: seq, &random)
+            else { break }
             sent.append(event)
             answers.append(try client.batch(event))
+            if reload {
+                let after = try client.snapshot("t")
+                #expect(answers.last?["type"] == "diff", "\(subject.name): \(answers.last?.encoded() ?? "")")
+                #expect(after["state"] == snapshot["state"], "\(subject.name)")
+                #expect(after["root"] == snapshot["root"], "\(subject.name)")
+            }
         }
         let last = try client.snapshot("t")
         let diffs = answers.filter { $0["type"] == "diff" }.count
@@ -94,6 +103,12 @@ import Testing
         #expect(
             Wire.comparable(replayed) == Wire.comparable(last),
             "\(subject.name), seed \(Self.seed): \(Wire.difference(Wire.comparable(replayed), Wire.comparable(last)) ?? "")")
+    }
+
+    /// A `setSource` of the subject's source with a comment added.
+    static func reload(_ subject: Subject, seq: Int) -> JSON {
+        let source = (subject.create["source"]?.string ?? "") + "\n// reloaded\n"
+        return ["type": "setSource", "tree": "t", "seq": .int(Int64(seq)), "source": .string(source)]
     }
 
     /// An answer without what names the session.
