@@ -159,4 +159,38 @@ import Testing
         #expect(Self.messages(a, Self.email) == [])
         #expect(a["readers"]?[0]?["value"] == [])
     }
+
+    @Test func twoClientsTypingAtOnceIntoOneFieldConverge() throws {
+        let daemon = try ProgramDaemon(directory: nil)
+        defer { daemon.stop() }
+        let alice = try daemon.client("alice")
+        let bob = try daemon.client("bob")
+        let created = try alice.request(Wire.create("signup", source: Self.source, view: "SignupForm"), rid: "c")
+        #expect(created["type"] == "created", "\(created.encoded())")
+        _ = try alice.snapshot("signup")
+        _ = try bob.snapshot("signup")
+        // Both pipeline five keystrokes into the username without waiting: the daemon orders them, one version each.
+        let words = ["a", "al", "ali", "alic", "alice"]
+        for (i, word) in words.enumerated() {
+            try alice.send(Wire.event("signup", seq: i + 1, Self.userField, "setText", .string(word)))
+            try bob.send(Wire.event("signup", seq: i + 1, Self.userField, "setText", .string(word.uppercased())))
+        }
+        let versions = 1...(2 * words.count)
+        let seenByAlice = try versions.map { try alice.diff("signup", version: $0) }
+        let seenByBob = try versions.map { try bob.diff("signup", version: $0) }
+        #expect(seenByAlice == seenByBob)
+        // Each client's keystrokes keep their order.
+        for client in [alice, bob] {
+            let own = seenByAlice.filter { $0["author"]?.string == client.session }.map { $0["seq"] ?? .null }
+            #expect(own == [1, 2, 3, 4, 5])
+        }
+        let last = try #require(seenByAlice.last)
+        let a = try alice.snapshot("signup")
+        let b = try bob.snapshot("signup")
+        #expect(Wire.comparable(a) == Wire.comparable(b))
+        let lastWord = last["author"]?.string == alice.session ? "alice" : "ALICE"
+        #expect(Wire.cell(a, Self.form, "username") == .string(lastWord))
+        #expect(Wire.node(Self.userField, in: a["root"])?["props"]?["text"] == .string(lastWord))
+        #expect(Self.messages(a, Self.user) == [])
+    }
 }
