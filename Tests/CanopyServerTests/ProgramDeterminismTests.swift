@@ -28,9 +28,12 @@ import Testing
 
     static var subjects: [Subject] {
         var out = [
-            Subject(name: "signup", create: ProgramHeader(view: "SignupForm").createTree(tree: "t", source: ProgramSignupTests.source)),
             Subject(
-                name: "lab", create: ProgramHeader(view: "Lab").createTree(tree: "t", source: ProgramTransactionTests.source),
+                name: "signup",
+                create: ProgramHeader(view: "SignupForm").createTree(tree: "t", source: ProgramSignupTests.source)),
+            Subject(
+                name: "lab",
+                create: ProgramHeader(view: "Lab").createTree(tree: "t", source: ProgramTransactionTests.source),
                 fuel: ProgramTransactionTests.fuel),
         ]
         let files = (try? FileManager.default.contentsOfDirectory(atPath: examplesDirectory.path)) ?? []
@@ -64,7 +67,9 @@ import Testing
             let snapshot = try client.snapshot("t")
             // Half-way, a hot reload of the same program with a comment added: the views keep their cells.
             let reload = seq == Self.steps / 2
-            guard let event = reload ? Self.reload(subject, seq: seq) : RandomEvents.pick(from: snapshot, seq: seq, &random)
+            guard
+                let event = reload
+                    ? Self.reload(subject, seq: seq) : RandomEvents.pick(from: snapshot, seq: seq, &random)
             else { break }
             sent.append(event)
             answers.append(try client.batch(event))
@@ -85,9 +90,7 @@ import Testing
         let second = try ProgramDaemon(directory: directory) { $0.limits.fuel = subject.fuel }
         #expect(second.daemon.restoredTrees == ["t"])
         let restored = try second.client("check").snapshot("t")
-        #expect(
-            Wire.comparable(restored) == Wire.comparable(last),
-            "\(subject.name), seed \(Self.seed): \(Wire.difference(Wire.comparable(restored), Wire.comparable(last)) ?? "")")
+        Self.expectSameTree(restored, last, subject)
         second.stop()
 
         // The same events in a fresh daemon without a store.
@@ -100,9 +103,15 @@ import Testing
             #expect(Self.stripped(again) == Self.stripped(answer), "\(subject.name): \(event.encoded())")
         }
         let replayed = try replay.snapshot("t")
-        #expect(
-            Wire.comparable(replayed) == Wire.comparable(last),
-            "\(subject.name), seed \(Self.seed): \(Wire.difference(Wire.comparable(replayed), Wire.comparable(last)) ?? "")")
+        Self.expectSameTree(replayed, last, subject)
+    }
+
+    /// Expects two snapshots to show the same tree, cells and reader values; says where they differ.
+    static func expectSameTree(
+        _ a: JSON, _ b: JSON, _ subject: Subject, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let difference = Wire.difference(Wire.comparable(a), Wire.comparable(b))
+        #expect(difference == nil, "\(subject.name), seed \(seed): \(difference ?? "")", sourceLocation: sourceLocation)
     }
 
     /// A `setSource` of the subject's source with a comment added.
@@ -130,7 +139,9 @@ enum RandomEvents {
         var nodes: [JSON] = []
         var posts: [String] = []
         func visit(_ node: JSON) {
-            if ["Button", "TextField", "SecureField", "Toggle", "Slider", "Stepper"].contains(node["type"]?.string ?? "") {
+            if ["Button", "TextField", "SecureField", "Toggle", "Slider", "Stepper"].contains(
+                node["type"]?.string ?? "")
+            {
                 nodes.append(node)
             }
             for m in node["modifiers"]?.array ?? [] where m["kind"] == "onReceive" {
@@ -157,13 +168,20 @@ enum RandomEvents {
         switch type {
         case "Button": return ("tap", nil)
         case "TextField":
-            return one([("setText", .string(one(texts))), ("setText", .string(one(texts))), ("focus", .bool(one([true, false]))), ("commit", nil)])
+            return one([
+                ("setText", .string(one(texts))), ("setText", .string(one(texts))),
+                ("focus", .bool(one([true, false]))), ("commit", nil),
+            ])
         case "SecureField": return one([("setText", .string(one(texts))), ("commit", nil)])
         case "Toggle": return ("setValue", .bool(one([true, false])))
         case "Slider":
-            return one([("setValue", .double(Double(Int(random.next() % 240)) / 2 - 10)), ("focus", .bool(one([true, false])))])
+            return one([
+                ("setValue", .double(Double(Int(random.next() % 240)) / 2 - 10)), ("focus", .bool(one([true, false]))),
+            ])
         default:  // Stepper
-            return one([("increment", nil), ("decrement", nil), ("increment", nil), ("focus", .bool(one([true, false])))])
+            return one([
+                ("increment", nil), ("decrement", nil), ("increment", nil), ("focus", .bool(one([true, false]))),
+            ])
         }
     }
 }

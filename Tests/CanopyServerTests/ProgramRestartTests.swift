@@ -23,7 +23,9 @@ import Testing
         defer { folder.remove() }
         let first = try DaemonProcess(folder: folder, config: Self.config)
         let admin = try first.client(name: "admin")
-        let created = try admin.request(["type": "createTree", "tree": "signup", "source": .string(ProgramSignupTests.source), "view": "SignupForm"])
+        let created = try admin.request([
+            "type": "createTree", "tree": "signup", "source": .string(ProgramSignupTests.source), "view": "SignupForm",
+        ])
         #expect(created["type"] == "created", "\(created.encoded())")
         let watcher = try first.client(name: "watcher")
         #expect(try watcher.request(["type": "subscribe", "tree": "signup"])["type"] == "snapshot")
@@ -61,11 +63,12 @@ import Testing
         #expect(Wire.comparable(restored) == Wire.comparable(saw))
         let typed = try again.request(Wire.event("signup", seq: 1, Self.field, "setText", "bob"))
         #expect(typed["version"] == .int(Int64(texts.count + 1)))
-        #expect(typed["state"] == [
-            ["node": "SignupForm", "name": "username", "value": "bob"],
-            ["node": "SignupForm", "name": "errorCount", "value": 0],
-            ["node": "SignupForm", "name": "status", "value": "Ready"],
-        ])
+        #expect(
+            typed["state"] == [
+                ["node": "SignupForm", "name": "username", "value": "bob"],
+                ["node": "SignupForm", "name": "errorCount", "value": 0],
+                ["node": "SignupForm", "name": "status", "value": "Ready"],
+            ])
         try second.terminate()
     }
 
@@ -74,7 +77,9 @@ import Testing
         defer { folder.remove() }
         let first = try DaemonProcess(folder: folder, config: Self.config)
         let client = try first.client(name: "lab")
-        let created = try client.request(["type": "createTree", "tree": "lab", "source": .string(ProgramTransactionTests.source), "view": "Lab"])
+        let created = try client.request([
+            "type": "createTree", "tree": "lab", "source": .string(ProgramTransactionTests.source), "view": "Lab",
+        ])
         #expect(created["type"] == "created", "\(created.encoded())")
         #expect(try client.request(["type": "subscribe", "tree": "lab"])["type"] == "snapshot")
         let steps: [(JSON, String)] = [

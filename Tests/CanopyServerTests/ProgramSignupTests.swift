@@ -103,9 +103,10 @@ import Testing
         #expect(Wire.node(Self.count, in: a["root"])?["props"]?["text"] == "3 errors")
         #expect(Self.messages(a, Self.user) == ["needs 3 characters"])
         #expect(Self.messages(a, Self.email) == ["needs @", "needs 5 characters"])
-        #expect(a["readers"]?[0]?["value"] == [
-            "Username: needs 3 characters", "Email: needs @", "Email: needs 5 characters",
-        ])
+        #expect(
+            a["readers"]?[0]?["value"] == [
+                "Username: needs 3 characters", "Email: needs @", "Email: needs 5 characters",
+            ])
 
         // Alice types into the username (still too short): only that field's body runs, the count stays.
         var version = 0
@@ -129,10 +130,11 @@ import Testing
         // Bob types into the email, fixing one of its two messages: the count changes, so the form's body runs too.
         d = try step(bob, alice, Self.emailField, "b@")
         #expect(Wire.bodies(d) == [Self.email, Self.form])
-        #expect(d["state"] == [
-            ["node": .string(Self.form), "name": "email", "value": "b@"],
-            ["node": .string(Self.form), "name": "errorCount", "value": 2],
-        ])
+        #expect(
+            d["state"] == [
+                ["node": .string(Self.form), "name": "email", "value": "b@"],
+                ["node": .string(Self.form), "name": "errorCount", "value": 2],
+            ])
         a = try alice.snapshot("signup", trace: true)
         #expect(Wire.node(Self.count, in: a["root"])?["props"]?["text"] == "2 errors")
         #expect(Self.messages(a, Self.email) == ["needs 5 characters"])

@@ -108,7 +108,10 @@ import Testing
         var before = try client.snapshot("lab")
         #expect(Wire.cell(before, "Lab", "seen") == 10)
         let ok = try client.batch(Wire.event("lab", seq: 1, Self.raise, "tap"))
-        #expect(ok["state"] == [["node": "Lab", "name": "level", "value": 1], ["node": "Lab", "name": "seen", "value": 20]])
+        #expect(
+            ok["state"] == [
+                ["node": "Lab", "name": "level", "value": 1], ["node": "Lab", "name": "seen", "value": 20],
+            ])
         before = try client.snapshot("lab")
         #expect(Wire.node(Self.label, in: before["root"])?["props"]?["text"] == "level 1, seen 20")
 
@@ -176,8 +179,10 @@ import Testing
             (Wire.event("lab", seq: 4, nil, "post"), "bad_event"),
             (Wire.event("lab", seq: 5, Self.toggle, "setValue", "yes"), "type_mismatch"),
             (Wire.event("lab", seq: 6, Self.stack + "/9:Button", "tap"), "no_such_node"),
-            (["type": "edit", "tree": "lab", "seq": 7, "ops": [["op": "remove", "node": .string(Self.label)]]],
-             "program_tree"),
+            (
+                ["type": "edit", "tree": "lab", "seq": 7, "ops": [["op": "remove", "node": .string(Self.label)]]],
+                "program_tree"
+            ),
         ]
         for (message, code) in cases {
             let reply = try client.batch(message)

@@ -120,7 +120,9 @@ enum Wire {
 
     /// The subtrees a node's background/overlay modifiers attach.
     static func attached(_ node: JSON) -> [JSON] {
-        (node["modifiers"]?.array ?? []).compactMap { $0["kind"] == "background" || $0["kind"] == "overlay" ? $0["node"] : nil }
+        (node["modifiers"]?.array ?? []).compactMap {
+            $0["kind"] == "background" || $0["kind"] == "overlay" ? $0["node"] : nil
+        }
     }
 
     /// The cell `name` of `node` in a snapshot's `state`.
