@@ -3,18 +3,18 @@ import CanopyScript
 
 /// The root view and the source: what a tree shows (`view`, `#Preview`, preview modifiers) and hot reload.
 extension ProgramTree {
-    /// The root view: `spec.view` built with no arguments, else what the first `#Preview` shows, else `ContentView()`;
-    /// wrapped by the preview modifiers (`#Preview`'s traits, then `spec.previewModifiers`).
+    /// The root view: what the first `#Preview` shows when `spec.view` is nil or names that view, else `spec.view`
+    /// built with no arguments, else `ContentView()`; wrapped by the preview modifiers (`#Preview`'s traits, then
+    /// `spec.previewModifiers`).
     func makeRoot() throws(ScriptFault) -> ViewValue {
         var content: ViewValue
         var modifiers = spec.previewModifiers
-        if let name = spec.view {
-            content = try instantiate(name)
-        } else if let preview = program.previews.first {
-            let produced = try machine.call(value: .function(preview.function), [], site: preview.function.location)
-            content = try machine.asView(produced, at: preview.function.location)
-            modifiers = preview.modifiers + modifiers
+        if let (view, traits) = try previewRoot() {
+            content = view
+            modifiers = traits + modifiers
             spec.view = content.type
+        } else if let name = spec.view {
+            content = try instantiate(name)
         } else {
             content = try instantiate("ContentView")
             spec.view = "ContentView"
@@ -45,6 +45,24 @@ extension ProgramTree {
         program.types.first {
             $0.kind == .structure && $0.conforms(to: "PreviewModifier") && ($0.name == name || $0.name.hasSuffix("." + name))
         }
+    }
+
+    /// The first `#Preview`'s view and its traits, if the tree shows it. The spec keeps the view a `#Preview`
+    /// resolved to, so a restart or a rollback (started again from the spec) finds it here too, traits included.
+    /// With `spec.view` given, a preview that faults or shows another view is not the root.
+    func previewRoot() throws(ScriptFault) -> (ViewValue, [String])? {
+        guard let preview = program.previews.first else { return nil }
+        let produced: ViewValue
+        do {
+            let value = try machine.call(value: .function(preview.function), [], site: preview.function.location)
+            produced = try machine.asView(value, at: preview.function.location)
+        } catch {
+            guard spec.view != nil else { throw error }
+            machine.reset()
+            return nil
+        }
+        guard spec.view == nil || spec.view == produced.type else { return nil }
+        return (produced, preview.modifiers)
     }
 
     /// `V()` for a view struct of the program.
