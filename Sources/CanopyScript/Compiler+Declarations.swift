@@ -126,6 +126,9 @@ extension Compiler {
         for item in flatten(items) {
             if let decl = item.item.as(DeclSyntax.self) {
                 declareTopLevel(decl)
+            } else if let m = item.item.as(MacroExpansionExprSyntax.self) {
+                // The parser reads a top-level `#Preview { … }` as an expression; Swift treats it as a declaration.
+                declarePreview(m)
             } else {
                 error(item, "top-level statements are not allowed; put code in a function or a property")
             }

@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// `#Preview("Name", traits: .modifier(SampleData())) { SignupForm() }`: what a program tree shows by default.
 extension Compiler {
-    func declarePreview(_ m: MacroExpansionDeclSyntax) {
+    func declarePreview(_ m: some FreestandingMacroExpansionSyntax) {
         guard m.macroName.text == "Preview" else {
             return error(m, "macro '#\(m.macroName.text)' is not part of Canopy's Swift subset")
         }
