@@ -157,6 +157,10 @@ final class MethodCallExpr: Expr {
         default: t = m.program.builtinType(of: recv)
         }
         if let t, let f = userMethod(m, t) { return try m.invokeMethod(f, &recv, &values, site: location) }
+        if case .view = recv, let f = m.program.type(named: "View")?.methods[fullName] {
+            // SwiftUI's own views (`Text`, `VStack`…) have no type of the program: `extension View` methods.
+            return try m.invokeMethod(f, &recv, &values, site: location)
+        }
         if let native = natives[recv.kind] { return try m.callNative(native, &recv, values, at: location) }
         if case .record(let id, let fields) = recv, let i = m.program.types[id].fieldIndex[name] {
             // A protocol's property requirement met by a stored property: `rule.name`, `name` in an extension.
