@@ -142,6 +142,10 @@ extension Compiler {
 
     private func statement(_ s: StmtSyntax, label: Int) -> [Stmt] {
         if let e = s.as(ExpressionStmtSyntax.self) {
+            // The parser wraps an `if`/`switch` at statement position: in a builder it is an `If` view all the same.
+            if builder != nil, e.expression.is(IfExprSyntax.self) || e.expression.is(SwitchExprSyntax.self) {
+                return [expressionStatement(e.expression)]
+            }
             if let i = e.expression.as(IfExprSyntax.self) { return [ifStatement(i)] }
             if let sw = e.expression.as(SwitchExprSyntax.self) { return [switchStatement(sw, label: label)] }
             return [ExprStmt(expr(e.expression, expected: nil))]
