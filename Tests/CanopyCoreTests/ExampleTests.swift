@@ -30,6 +30,11 @@ private let exampleNames = [
 /// Tests/CanopyScriptTests/SwiftKeyExampleTests.swift tests them.
 private let swiftExampleNames = ["swift-keys"]
 
+/// The program examples (`.swift`, run as program trees): Tests/CanopyViewsTests/ExampleProgramsTests.swift runs them.
+private let programExampleNames = [
+    "validated-signup", "numeric-keys", "priority-messages", "environment-preview", "controls-gallery",
+]
+
 private struct Example {
     var text: String
     var document: JSONObject
@@ -106,8 +111,10 @@ private func fullTrace(_ tree: Tree) throws -> Trace {
 // MARK: - The set of examples and their shape
 
 @Test func theExamplesFolderHoldsExactlyTheTestedExamples() throws {
+    // README.md explains the folder; it is not an example.
     let entries = try FileManager.default.contentsOfDirectory(atPath: examplesDirectory).sorted()
-    #expect(entries == (exampleNames + swiftExampleNames).map { "\($0).json" }.sorted())
+    let expected = (exampleNames + swiftExampleNames).map { "\($0).json" } + programExampleNames.map { "\($0).swift" }
+    #expect(entries == (expected + ["README.md"]).sorted())
 }
 
 @Test(arguments: exampleNames) func exampleIsAWellFormedCreateTreeBody(_ name: String) throws {
