@@ -103,7 +103,7 @@ extension Compiler {
             }
             if ["AttributedString", "String", "LocalizedStringKey", "LocalizedStringResource", "Text"].contains(n),
                 args.count == 1, let s = args[0].expr.as(StringLiteralExprSyntax.self),
-                args[0].label == "localized" || (n != "String" && n != "Text" && args[0].label == nil)
+                args[0].label == "localized" || (n != "String" && args[0].label == nil)
             {
                 let text = LocalizedExpr(at, stringParts(s))
                 return n == "Text" ? ViewInitExpr(at, "Text", [.prop("text", text)]) : text

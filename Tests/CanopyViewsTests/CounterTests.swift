@@ -106,3 +106,23 @@ struct ProgramFixture {
         #expect(p.node("Parent/0:VStack/0:Text")?.props["text"] == "1")
     }
 }
+
+@Suite struct TextInflectionTests {
+    @Test func aTextLiteralAgreesWithItsNumberAsSwiftUIsDoes() throws {
+        var p = try ProgramFixture(
+            """
+            struct Taps: View {
+                @State private var n = 1
+                var body: some View {
+                    VStack {
+                        Text("Tapped ^[\\(n) time](inflect: true)")
+                        Button("Tap") { n += 1 }
+                    }
+                }
+            }
+            """, view: "Taps")
+        #expect(p.node("Taps/0:VStack/0:Text")?.props["text"] == "Tapped 1 time")
+        try p.send("Taps/0:VStack/1:Button", "tap")
+        #expect(p.node("Taps/0:VStack/0:Text")?.props["text"] == "Tapped 2 times")
+    }
+}
