@@ -174,7 +174,8 @@ public protocol ProgramInstance: AnyObject, Sendable {
 public struct ProgramStart: Sendable {
     public var tree: Tree
     public var program: any ProgramInstance
-    /// The creation transaction (its diff's ops are empty: the tree is new).
+    /// The creation transaction: the cells it created and, for a new tree, what its readers' closures changed (its
+    /// ops are already applied to `tree`).
     public var transaction: ProgramTransaction
 
     public init(tree: Tree, program: any ProgramInstance, transaction: ProgramTransaction) {
