@@ -137,7 +137,9 @@ let package = Package(
         .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyLoadTests",
-            dependencies: ["CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore"],
+            dependencies: [
+                "CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore", "CanopyViews",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
