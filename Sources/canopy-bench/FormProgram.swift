@@ -1,0 +1,119 @@
+/// The generated form program of `canopy-bench --programs` (and of the daemon's event load): `fields` validated
+/// fields in sections of `perSection`, each field a view struct that keeps its text in its own `@State` (or, with
+/// `binding`, gets a `@Binding` into the form's array), validates it and sends its message up through the
+/// `FieldMessages` preference key (or only their number, with `counts`); the form counts the messages in
+/// `onPreferenceChange` and shows the count.
+///
+/// A field's message is "required" when empty, "needs N more" below the minimum length, and gone from there on, so
+/// typing `a`, `ab` changes the field's message but not the count, `abc` changes the count, `abcd` changes nothing
+/// the form sees.
+enum FormProgram {
+    static let minimumLength = 3
+
+    /// `counts`: the key carries each field's number of messages (`Int`, summed) instead of the messages.
+    static func source(fields: Int, perSection: Int, binding: Bool, counts: Bool = false) -> String {
+        let sections = (fields + perSection - 1) / perSection
+        let fieldState =
+            binding ? "    @Binding var text: String" : "    @State private var text = \"\""
+        let formState =
+            binding
+            ? "    @State private var texts: [String] = Array(repeating: \"\", count: \(fields))\n" : ""
+        let fieldCall =
+            binding
+            ? "FormField(index: s * \(perSection) + i, minimumLength: \(minimumLength), "
+                + "text: $texts[s * \(perSection) + i])"
+            : "FormField(index: s * \(perSection) + i, minimumLength: \(minimumLength))"
+        let key =
+            counts
+            ? """
+                struct FieldMessages: PreferenceKey {
+                    static var defaultValue = 0
+
+                    static func reduce(value: inout Int, nextValue: () -> Int) {
+                        value += nextValue()
+                    }
+                }
+                """
+            : """
+                struct FieldMessages: PreferenceKey {
+                    static var defaultValue: [String] = []
+
+                    static func reduce(value: inout [String], nextValue: () -> [String]) {
+                        value.append(contentsOf: nextValue())
+                    }
+                }
+                """
+        let keyValue = counts ? "message == nil ? 0 : 1" : "message.map { [$0] } ?? []"
+        let count = counts ? "$0" : "$0.count"
+        return """
+            // canopy: view=BigForm title="\(fields)-field form" description="canopy-bench --programs' form"
+            import SwiftUI
+
+            protocol ValidationRule {
+                func validate(_ text: String, field: String) -> String?
+            }
+
+            struct Required: ValidationRule {
+                func validate(_ text: String, field: String) -> String? {
+                    text.isEmpty ? "\\(field) is required" : nil
+                }
+            }
+
+            struct MinimumLength: ValidationRule {
+                let length: Int
+
+                func validate(_ text: String, field: String) -> String? {
+                    text.count < length ? "\\(field) needs \\(length - text.count) more characters" : nil
+                }
+            }
+
+            \(key)
+
+            struct FormField: View {
+                let index: Int
+                let minimumLength: Int
+            \(fieldState)
+
+                private var message: String? {
+                    let rules: [any ValidationRule] = [Required(), MinimumLength(length: minimumLength)]
+                    for rule in rules {
+                        if let m = rule.validate(text, field: "Field \\(index + 1)") { return m }
+                    }
+                    return nil
+                }
+
+                var body: some View {
+                    let message = self.message
+                    VStack(alignment: .leading) {
+                        TextField("Field \\(index + 1)", text: $text)
+                        if let message {
+                            Text(message).foregroundStyle(.red)
+                        }
+                    }
+                    .preference(key: FieldMessages.self, value: \(keyValue))
+                }
+            }
+
+            struct BigForm: View {
+                @State private var messageCount = 0
+            \(formState)
+                var body: some View {
+                    Form {
+                        Section {
+                            Text("\\(messageCount) fields need attention")
+                        }
+                        ForEach(0..<\(sections), id: \\.self) { s in
+                            Section("Section \\(s + 1)") {
+                                ForEach(0..<\(perSection), id: \\.self) { i in
+                                    \(fieldCall)
+                                }
+                            }
+                        }
+                    }
+                    .onPreferenceChange(FieldMessages.self) { messageCount = \(count) }
+                }
+            }
+
+            """
+    }
+}
