@@ -1,8 +1,8 @@
 /// The generated form program of `canopy-bench --programs` (and of the daemon's event load): `fields` validated
-/// fields in sections of `perSection`, each field a view struct that keeps its text in its own `@State` (or, with
-/// `binding`, gets a `@Binding` into the form's array), validates it and sends its message up through the
-/// `FieldMessages` preference key (or only their number, with `counts`); the form counts the messages in
-/// `onPreferenceChange` and shows the count.
+/// fields in sections of `perSection`, each field a view struct that keeps its text in its own `@State` (with
+/// `binding`, it passes `$text` to a `FieldRow` view whose `@Binding` does the rest), validates it and sends its
+/// message up through the `FieldMessages` preference key (or only their number, with `counts`); the form counts the
+/// messages in `onPreferenceChange` and shows the count.
 ///
 /// A field's message is "required" when empty, "needs N more" below the minimum length, and gone from there on, so
 /// typing `a`, `ab` changes the field's message but not the count, `abc` changes the count, `abcd` changes nothing
@@ -13,16 +13,24 @@ enum FormProgram {
     /// `counts`: the key carries each field's number of messages (`Int`, summed) instead of the messages.
     static func source(fields: Int, perSection: Int, binding: Bool, counts: Bool = false) -> String {
         let sections = (fields + perSection - 1) / perSection
-        let fieldState =
-            binding ? "    @Binding var text: String" : "    @State private var text = \"\""
-        let formState =
+        // With `binding`, the validated view is a FieldRow with a @Binding to its FormField's @State.
+        let validated = binding ? "FieldRow" : "FormField"
+        let fieldState = binding ? "    @Binding var text: String" : "    @State private var text = \"\""
+        let wrapper =
             binding
-            ? "    @State private var texts: [String] = Array(repeating: \"\", count: \(fields))\n" : ""
-        let fieldCall =
-            binding
-            ? "FormField(index: s * \(perSection) + i, minimumLength: \(minimumLength), "
-                + "text: $texts[s * \(perSection) + i])"
-            : "FormField(index: s * \(perSection) + i, minimumLength: \(minimumLength))"
+            ? """
+
+                struct FormField: View {
+                    let index: Int
+                    let minimumLength: Int
+                    @State private var text = ""
+
+                    var body: some View {
+                        FieldRow(index: index, minimumLength: minimumLength, text: $text)
+                    }
+                }
+
+                """ : ""
         let key =
             counts
             ? """
@@ -69,7 +77,7 @@ enum FormProgram {
 
             \(key)
 
-            struct FormField: View {
+            struct \(validated): View {
                 let index: Int
                 let minimumLength: Int
             \(fieldState)
@@ -94,9 +102,10 @@ enum FormProgram {
                 }
             }
 
+            \(wrapper)
             struct BigForm: View {
                 @State private var messageCount = 0
-            \(formState)
+
                 var body: some View {
                     Form {
                         Section {
@@ -105,7 +114,7 @@ enum FormProgram {
                         ForEach(0..<\(sections), id: \\.self) { s in
                             Section("Section \\(s + 1)") {
                                 ForEach(0..<\(perSection), id: \\.self) { i in
-                                    \(fieldCall)
+                                    FormField(index: s * \(perSection) + i, minimumLength: \(minimumLength))
                                 }
                             }
                         }

@@ -33,6 +33,8 @@ enum ProgramBench {
     static func run(_ s: Settings) {
         let source = FormProgram.source(
             fields: s.fields, perSection: s.perSection, binding: s.binding, counts: s.counts)
+        let fieldText =
+            s.binding ? "its own @State text, passed as $text to a FieldRow's @Binding" : "its own @State text"
         let keyText =
             s.counts
             ? "its number of messages in the FieldMessages preference key (Int, summed)"
@@ -40,7 +42,7 @@ enum ProgramBench {
         say("canopy-bench --programs — a \(s.fields)-field form as a program tree (release build, single thread)")
         say("""
             program: FormProgram.swift, \(s.fields) fields in sections of \(s.perSection); each field a view struct \
-            with \(s.binding ? "a @Binding into the form's @State array" : "its own @State text"), two validation \
+            with \(fieldText), two validation \
             rules, \(keyText); \
             the form counts them in onPreferenceChange into @State messageCount and shows the count.
             method: keystrokes = setText on a random field, each ProgramInstance.handle(…, trace: false) timed alone \
@@ -109,10 +111,14 @@ enum ProgramBench {
         let expected = expectedCount(plan, s.fields)
         let shown = timed.tree.node("BigForm/0:Form/0:Section/0:Text")?.props["text"]?.string
         let countOK = shown == "\(expected) fields need attention"
+        // A tree built afresh from the cells equals the one the keystrokes' ops made.
+        let fresh = try? runtime.start(spec, cells: timed.program.cells, version: 0, limits: .default, trace: false)
+        let rebuilt = fresh?.tree.root == timed.tree.root
         say()
         say("verification: traced and untraced runs give the same tree: \(same ? "yes" : "NO"); the form shows "
-            + "\"\(shown ?? "?")\", expected \(expected): \(countOK ? "ok" : "MISMATCH")")
-        if !same || !countOK { exit(1) }
+            + "\"\(shown ?? "?")\", expected \(expected): \(countOK ? "ok" : "MISMATCH"); rebuilt from the cells: "
+            + (rebuilt ? "same tree" : "DIFFERENT"))
+        if !same || !countOK || !rebuilt { exit(1) }
     }
 
     struct Bucket {
