@@ -11,7 +11,10 @@ enum FormProgram {
     static let minimumLength = 3
 
     /// `counts`: the key carries each field's number of messages (`Int`, summed) instead of the messages.
-    static func source(fields: Int, perSection: Int, binding: Bool, counts: Bool = false) -> String {
+    /// `label`: the count is shown by a `CountLabel` view given `$messageCount`, so the form's body does not read it.
+    static func source(fields: Int, perSection: Int, binding: Bool, counts: Bool = false, label: Bool = false)
+        -> String
+    {
         let sections = (fields + perSection - 1) / perSection
         // With `binding`, the validated view is a FieldRow with a @Binding to its FormField's @State.
         let validated = binding ? "FieldRow" : "FormField"
@@ -51,6 +54,20 @@ enum FormProgram {
                     }
                 }
                 """
+        let countView = label ? "CountLabel(count: $messageCount)" : "Text(\"\\(messageCount) fields need attention\")"
+        let countLabel =
+            label
+            ? """
+
+                struct CountLabel: View {
+                    @Binding var count: Int
+
+                    var body: some View {
+                        Text("\\(count) fields need attention")
+                    }
+                }
+
+                """ : ""
         let keyValue = counts ? "message == nil ? 0 : 1" : "message.map { [$0] } ?? []"
         let count = counts ? "$0" : "$0.count"
         return """
@@ -102,14 +119,14 @@ enum FormProgram {
                 }
             }
 
-            \(wrapper)
+            \(wrapper)\(countLabel)
             struct BigForm: View {
                 @State private var messageCount = 0
 
                 var body: some View {
                     Form {
                         Section {
-                            Text("\\(messageCount) fields need attention")
+                            \(countView)
                         }
                         ForEach(0..<\(sections), id: \\.self) { s in
                             Section("Section \\(s + 1)") {

@@ -22,6 +22,7 @@ func runPrograms(_ args: [String]) {
         case "--creations": s.creations = positiveInt(value())
         case "--binding": s.binding = true
         case "--count-key": s.counts = true
+        case "--count-label": s.label = true
         case "--seed":
             guard let seed = UInt64(value()) else { fail("--seed needs an unsigned integer") }
             s.seed = seed
@@ -34,7 +35,8 @@ func runPrograms(_ args: [String]) {
     guard s.fields % s.perSection == 0 else { fail("--fields must be a multiple of --per-section") }
     if let sourcePath {
         let source = FormProgram.source(
-            fields: s.fields, perSection: s.perSection, binding: s.binding, counts: s.counts)
+            fields: s.fields, perSection: s.perSection, binding: s.binding, counts: s.counts,
+            label: s.label)
         guard writeFile(sourcePath, source) else { fail("cannot write \(sourcePath)") }
         say("wrote \(sourcePath): \(s.fields) fields, view BigForm")
         return

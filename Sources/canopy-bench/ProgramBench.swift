@@ -14,6 +14,8 @@ enum ProgramBench {
         var binding = false
         /// The key carries message counts (`Int`) instead of the messages (`[String]`).
         var counts = false
+        /// A `CountLabel` view shows the count, so the form's body does not read it.
+        var label = false
         var seed: UInt64 = 0x00C0_FFEE
     }
 
@@ -32,7 +34,8 @@ enum ProgramBench {
 
     static func run(_ s: Settings) {
         let source = FormProgram.source(
-            fields: s.fields, perSection: s.perSection, binding: s.binding, counts: s.counts)
+            fields: s.fields, perSection: s.perSection, binding: s.binding, counts: s.counts,
+            label: s.label)
         let fieldText =
             s.binding ? "its own @State text, passed as $text to a FieldRow's @Binding" : "its own @State text"
         let keyText =
@@ -44,7 +47,8 @@ enum ProgramBench {
             program: FormProgram.swift, \(s.fields) fields in sections of \(s.perSection); each field a view struct \
             with \(fieldText), two validation \
             rules, \(keyText); \
-            the form counts them in onPreferenceChange into @State messageCount and shows the count.
+            the form counts them in onPreferenceChange into @State messageCount and shows the count\
+            \(s.label ? " through a CountLabel view given $messageCount" : "").
             method: keystrokes = setText on a random field, each ProgramInstance.handle(…, trace: false) timed alone \
             (CLOCK_MONOTONIC; thread CPU time read just outside); a field's text cycles "" → a → ab → abc → \
             abcd → abcde → "" (fixed seed \(s.seed)). A second run of the same keystrokes on a fresh tree with \
@@ -109,7 +113,8 @@ enum ProgramBench {
 
         let same = traced.tree.root == timed.tree.root
         let expected = expectedCount(plan, s.fields)
-        let shown = timed.tree.node("BigForm/0:Form/0:Section/0:Text")?.props["text"]?.string
+        let label = s.label ? "BigForm/0:Form/0:Section/0:CountLabel/0:Text" : "BigForm/0:Form/0:Section/0:Text"
+        let shown = timed.tree.node(label)?.props["text"]?.string
         let countOK = shown == "\(expected) fields need attention"
         // A tree built afresh from the cells equals the one the keystrokes' ops made.
         let fresh = try? runtime.start(spec, cells: timed.program.cells, version: 0, limits: .default, trace: false)

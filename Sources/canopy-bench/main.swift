@@ -10,7 +10,7 @@ let usage = """
            canopy-bench --swift-keys [--sizes …] [--shapes …] [--edits N] [--scratch-runs N]
                                   (only: Swift PreferenceKeys next to the catalog reducers, side by side)
            canopy-bench --programs [--fields N] [--per-section N] [--keystrokes N] [--binding] [--count-key]
-                                   [--seed N] [--write-source FILE]
+                                   [--count-label] [--seed N] [--write-source FILE]
                                   (only: keystrokes in a generated N-field form program tree; --write-source writes
                                    the form's Swift source to FILE and stops, for `canopy load --program`)
 
