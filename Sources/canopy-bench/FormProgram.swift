@@ -21,8 +21,8 @@ enum FormProgram {
         let fieldState = binding ? "    @Binding var text: String" : "    @State private var text = \"\""
         let wrapper =
             binding
-            ? """
-
+            ? "\n\n"
+                + """
                 struct FormField: View {
                     let index: Int
                     let minimumLength: Int
@@ -32,7 +32,6 @@ enum FormProgram {
                         FieldRow(index: index, minimumLength: minimumLength, text: $text)
                     }
                 }
-
                 """ : ""
         let key =
             counts
@@ -57,8 +56,8 @@ enum FormProgram {
         let countView = label ? "CountLabel(count: $messageCount)" : "Text(\"\\(messageCount) fields need attention\")"
         let countLabel =
             label
-            ? """
-
+            ? "\n\n"
+                + """
                 struct CountLabel: View {
                     @Binding var count: Int
 
@@ -66,7 +65,6 @@ enum FormProgram {
                         Text("\\(count) fields need attention")
                     }
                 }
-
                 """ : ""
         let keyValue = counts ? "message == nil ? 0 : 1" : "message.map { [$0] } ?? []"
         let count = counts ? "$0" : "$0.count"
@@ -117,9 +115,8 @@ enum FormProgram {
                     }
                     .preference(key: FieldMessages.self, value: \(keyValue))
                 }
-            }
+            }\(wrapper)\(countLabel)
 
-            \(wrapper)\(countLabel)
             struct BigForm: View {
                 @State private var messageCount = 0
 
