@@ -19,6 +19,7 @@ test:
 	@bash scripts/setup.sh --test
 	swift build -c release --product canopy-bench
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
+	.build/release/canopy-bench --programs --fields 100 --keystrokes 300
 	swift build
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
 	python3 scripts/fuzz.py --daemon .build/debug/canopyd --cases 3000 --seed 1 --keep-failures artifacts/fuzz

@@ -119,8 +119,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node.
-        .executableTarget(name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
+        // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node; program trees.
+        .executableTarget(
+            name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript", "CanopyViews"], swiftSettings: strict),
         // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
@@ -137,7 +138,9 @@ let package = Package(
         .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(
             name: "CanopyLoadTests",
-            dependencies: ["CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore"],
+            dependencies: [
+                "CanopyLoad", "CanopyServer", "CanopyWebSocket", "CanopySupport", "CanopyCore", "CanopyViews",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,7 @@ window, prints a one-screen summary and appends a JSON line to artifacts/load/re
     scripts/load.py large-tree             # a 1M-node balanced tree, edits deep inside at a fixed rate
     scripts/load.py slow                   # 90 subscribers + 10 slow readers
     scripts/load.py idle                   # 10,000 idle connections: daemon memory per connection
+    scripts/load.py program                # setText events on a 1,000-field form program tree, 10 subscribers
     scripts/load.py all --quick            # every scenario, short and smaller (a smoke run)
 
 Scenarios: """
@@ -21,6 +22,7 @@ from loadlib import RESULTS, Daemon, log
 
 # Each scenario: a list of runs (label, canopy load arguments); `quick` variants are shorter and smaller.
 MIX = "set=90,insert=4,remove=3,move=3"
+FORM = str(loadlib.ROOT / "scripts" / "big-form.swift")
 
 
 def scenarios(quick):
@@ -54,6 +56,13 @@ def scenarios(quick):
         "slow": [
             ("1 writer → 90 subscribers + 10 slow readers, 200 edits/s",
              ["--writers", 1, "--clients", 90, "--slow", 10, "--rate", 200]),
+        ],
+        # The form of `canopy-bench --programs` (scripts/big-form.swift, written by its --write-source).
+        "program": [
+            ("1 writer → 10 subscribers, 1000-field form, 200 events/s",
+             ["--program", FORM, "--writers", 1, "--clients", 10, "--rate", 200]),
+            ("1 writer → 10 subscribers, 1000-field form, closed loop 4 in flight",
+             ["--program", FORM, "--writers", 1, "--clients", 10, "--in-flight", 4]),
         ],
         "idle": [
             (f"{2000 if quick else 10000} idle connections (--hold)",

@@ -43,6 +43,13 @@ public struct LoadConfiguration: Sendable {
     public var timeout = 30.0
     /// Seed of the op choices (runs with the same seed and the same replies make the same edits).
     public var seed: UInt64 = 42
+    /// Swift source: the scratch trees are program trees made from it, driven by events (see `events`).
+    public var program: String?
+    /// The program's root view (nil: the daemon's default, the view `#Preview` shows).
+    public var programView: String?
+    /// Send `setText` events to the tree's text fields instead of edits (implied by `program`; with `tree`, an
+    /// existing program tree).
+    public var events = false
 
     public static let maxClients = 20_000
     public static let maxWriters = 10_000
@@ -54,6 +61,8 @@ public struct LoadConfiguration: Sendable {
     public var inFlightCount: Int { inFlight ?? 1 }
     public var opMix: OpMix { mix ?? OpMix() }
     public var treeCount: Int { tree == nil ? trees : 1 }
+    /// Writers send events to program trees, not edits.
+    public var sendsEvents: Bool { events || program != nil }
 
     /// Throws the first problem, phrased with the flag's name.
     public func validate() throws(LoadError) {
@@ -115,6 +124,17 @@ public struct LoadConfiguration: Sendable {
             try check(clients > 0, "--hold needs --clients > 0")
         }
         try check(!(timeout <= 0), "--timeout must be a positive number of seconds")
+        if program != nil {
+            try check(tree == nil, "--program creates scratch program trees: leave out --tree (use --events with it)")
+        } else {
+            try check(programView == nil, "--view names the root view of --program")
+            try check(!events || tree != nil, "--events needs --tree (an existing program tree) or --program")
+        }
+        if sendsEvents {
+            try check(mix == nil, "events are setText on text fields: leave out --mix")
+            try check(opsPerEdit == 1, "each event is one transaction: leave out --ops-per-edit")
+            try check(!hold, "--hold sends nothing: leave out --program and --events")
+        }
     }
 
     /// The options as JSON (the report's `config`).
@@ -124,14 +144,21 @@ public struct LoadConfiguration: Sendable {
         ]
         if let tree {
             o["tree"] = .string(tree)
+        } else if program != nil {
+            o["program"] = .string(programView ?? "(default view)")
+            o["keepTrees"] = .bool(keepTrees)
         } else {
             o["shape"] = .string(shape.rawValue)
             o["nodes"] = .int(Int64(nodes))
             if shape == .balanced { o["fanout"] = .int(Int64(fanout)) }
             o["keepTrees"] = .bool(keepTrees)
         }
-        o["mix"] = .string(opMix.description)
-        o["opsPerEdit"] = .int(Int64(opsPerEdit))
+        if sendsEvents {
+            o["events"] = "setText"
+        } else {
+            o["mix"] = .string(opMix.description)
+            o["opsPerEdit"] = .int(Int64(opsPerEdit))
+        }
         if let rate { o["rate"] = .double(rate) } else { o["inFlight"] = .int(Int64(inFlightCount)) }
         o["mode"] = .string(hold ? "hold" : rate == nil ? "closed" : "open")
         o["duration"] = .double(duration)

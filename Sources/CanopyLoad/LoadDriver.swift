@@ -420,8 +420,13 @@ final class LoadDriver: ClientHandler, @unchecked Sendable {  // used on the cli
         let seq = writer.nextSeq
         writer.nextSeq += 1
         out.removeAll(keepingCapacity: true)
-        let changes = tree.writeBatch(
-            seq: seq, count: configuration.opsPerEdit, mix: configuration.opMix, random: &random, into: &out)
+        var changes: [LoadTreeModel.Change] = []
+        if configuration.sendsEvents {
+            tree.writeEvent(seq: seq, random: &random, into: &out)
+        } else {
+            changes = tree.writeBatch(
+                seq: seq, count: configuration.opsPerEdit, mix: configuration.opMix, random: &random, into: &out)
+        }
         writer.pending[seq] = PendingEdit(
             sentAt: sentAt, inWindow: sentAt >= windowStart && sentAt < windowEnd,
             deliveriesLeft: tree.subscribers - 1, changes: changes)

@@ -52,8 +52,9 @@ extension LoadReport {
             lines.append(
                 "window \(String(windowSeconds, decimals: 1)) s after \(LoadRunner.number(c.warmup)) s warm-up")
             row("", ["count", "per second"])
-            row("edits accepted", ["\(accepted)", String(editsPerSecond, decimals: 1)])
-            row("edits rejected", ["\(rejected.values.reduce(0, +))", ""])
+            let what = c.sendsEvents ? "events" : "edits"
+            row("\(what) accepted", ["\(accepted)", String(editsPerSecond, decimals: 1)])
+            row("\(what) rejected", ["\(rejected.values.reduce(0, +))", ""])
             row("diffs delivered", ["\(delivered)", String(diffsPerSecond, decimals: 1)])
             lines.append("")
             row("latency (ms)", ["p50", "p90", "p99", "p99.9", "max", "count"])

@@ -70,6 +70,11 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         if let id = configuration.tree {
             let snapshot = try session.request(["type": "subscribe", "tree": .string(id)])
             _ = try session.request(["type": "unsubscribe", "tree": .string(id)])
+            if configuration.sendsEvents {
+                let model = try LoadTreeModel.program(snapshot: snapshot)
+                log("program tree \(id): \(model.nodeCount) nodes, \(model.fields.count) text fields")
+                return [model]
+            }
             let model = try LoadTreeModel.existing(snapshot: snapshot, insertPrefix: prefix + "-")
             log(
                 "tree \(id): \(model.nodeCount) nodes, \(model.leaves.count) leaves, \(model.targets.count) inner nodes"
@@ -77,6 +82,7 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
             return [model]
         }
         let c = configuration
+        if let source = c.program { return try preparePrograms(source, pid: pid, session: session, created: &created) }
         let models = (0..<c.trees).map {
             LoadTreeModel.scratch(id: "load-\(pid)-\($0)", shape: c.shape, nodes: c.nodes, fanout: c.fanout)
         }
@@ -108,6 +114,26 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
                 if wasInterrupted { throw LoadError(.load, "interrupted") }
             }
         }
+        return models
+    }
+
+    /// Scratch program trees (`load-PID-I`) from `source`, each read back from its snapshot for its text fields.
+    private func preparePrograms(_ source: String, pid: Int32, session: AdminSession, created: inout [String])
+        throws(LoadError) -> [LoadTreeModel]
+    {
+        log("creating \(configuration.trees) scratch program tree(s)")
+        var models: [LoadTreeModel] = []
+        for i in 0..<configuration.trees {
+            let id = "load-\(pid)-\(i)"
+            let reply = try session.request(
+                LoadTreeModel.programCreation(id: id, source: source, view: configuration.programView))
+            if reply["type"] == "created" { created.append(id) }
+            let snapshot = try session.request(["type": "subscribe", "tree": .string(id)])
+            _ = try session.request(["type": "unsubscribe", "tree": .string(id)])
+            models.append(try LoadTreeModel.program(snapshot: snapshot))
+            if wasInterrupted { throw LoadError(.load, "interrupted") }
+        }
+        log("program tree(s) of \(models[0].nodeCount) nodes, \(models[0].fields.count) text fields each")
         return models
     }
 

@@ -43,6 +43,9 @@ final class LoadTreeModel {
     private let insertPrefix: String
     /// Connections that receive this tree's diffs at full speed (slow readers excluded).
     var subscribers = 0
+    /// A program tree's text fields (handles), which events target, and the text each was last given.
+    var fields: [Int32] = []
+    var texts: [String] = []
 
     init(id: String, key: String, insertPrefix: String) {
         self.id = id

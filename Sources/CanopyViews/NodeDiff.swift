@@ -5,6 +5,11 @@ import CanopyCore
 /// (its children are its instance's output, diffed when its body runs).
 enum NodeDiff {
     static func children(parent: String, old: [RenderedNode], new: [RenderedNode], into ops: inout [Op]) {
+        // The usual case, the same ids in the same order: no inserts, removes or moves, so no sets of ids to build.
+        if old.count == new.count && zip(old, new).allSatisfy({ $0.id == $1.id }) {
+            for (o, n) in zip(old, new) { node(old: o, new: n, into: &ops) }
+            return
+        }
         let newIDs = Set(new.map(\.id))
         for o in old where !newIDs.contains(o.id) { ops.append(.remove(node: o.id)) }
         var oldByID: [String: RenderedNode] = [:]

@@ -22,12 +22,14 @@ extension ProgramTree {
         let record = injectStorage(inst)
         let produced = try machine.call(value: .function(BoundMethod(getter, receiver: record)), [], site: getter.location)
         let reuse = inst.children
-        inst.children = [:]
-        forget(inst.output)
+        inst.children = Dictionary(minimumCapacity: reuse.count)
         var out: [RenderedNode] = []
         for (i, v) in machine.views(in: produced).enumerated() {
             out.append(try render(v, id: childID(inst.id, v, position: "\(i)"), environment: inst.environment, local: [:], owner: inst, reuse: reuse))
         }
+        // After rendering: `forget` only removes entries still pointing at old nodes, so ids that survive are
+        // overwritten in place instead of removed and inserted again (a 1,000-field form re-renders 1,000 ids).
+        forget(inst.output)
         inst.output = out
         for (id, old) in reuse where inst.children[id] !== old { drop(old) }
     }

@@ -152,20 +152,27 @@ extension ProgramTree {
 
     /// Queues the `onChange` closures whose observed value differs between two renderings of a body.
     func collectOnChange(old: [RenderedNode], new: [RenderedNode]) {
-        var before: [String: RenderedNode] = [:]
+        // Indexed on the first onChange found: most bodies have none, and a large one would hash every id for nothing.
+        var before: [String: RenderedNode]?
         func index(_ list: [RenderedNode]) {
             for n in list {
-                before[n.id] = n
+                before![n.id] = n
                 index(n.children)
                 index(n.attached)
             }
         }
-        index(old)
+        func earlier(_ id: String) -> RenderedNode? {
+            if before == nil {
+                before = [:]
+                index(old)
+            }
+            return before![id]
+        }
         func visit(_ list: [RenderedNode]) {
             for n in list {
                 for (i, m) in n.view.modifiers.enumerated() {
                     guard case .onChange(let value, let action, let initial) = m else { continue }
-                    if let o = before[n.id], i < o.view.modifiers.count,
+                    if let o = earlier(n.id), i < o.view.modifiers.count,
                         case .onChange(let previous, _, _) = o.view.modifiers[i]
                     {
                         if previous != value { pendingOnChange.append((n.id, action, previous, value)) }

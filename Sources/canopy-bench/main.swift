@@ -9,6 +9,10 @@ let usage = """
            canopy-bench --parse   (only: JSONParser on an edit message and a 2.8 MB snapshot)
            canopy-bench --swift-keys [--sizes …] [--shapes …] [--edits N] [--scratch-runs N]
                                   (only: Swift PreferenceKeys next to the catalog reducers, side by side)
+           canopy-bench --programs [--fields N] [--per-section N] [--keystrokes N] [--binding] [--count-key]
+                                   [--count-label] [--seed N] [--write-source FILE]
+                                  (only: keystrokes in a generated N-field form program tree; --write-source writes
+                                   the form's Swift source to FILE and stops, for `canopy load --program`)
 
       --sizes             tree sizes in nodes (default 10000,100000,1000000)
       --shapes            any of balanced, wide, chain (default all)
@@ -77,6 +81,10 @@ if CommandLine.arguments.dropFirst().first == "--swift-keys" {
     SwiftKeyBench.run(
         sizes: o.sizes, shapes: o.shapes.filter { $0 != .chain }, edits: o.edits ?? 1000, scratchRuns: o.scratchRuns ?? 3,
         seed: o.seed)
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "--programs" {
+    runPrograms(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

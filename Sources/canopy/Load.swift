@@ -37,6 +37,12 @@ extension Canopy {
         @Option(help: "Connections opened per second at the start.") var connectRate: Double = 2000
         @Flag(help: "Only connect and subscribe the clients, hold them idle for --duration, report how many stayed.")
         var hold = false
+        @Option(help: "A .swift program: the scratch trees are program trees of it, driven by setText events.")
+        var program: String?
+        @Option(help: "The --program's root view (default: its // canopy: header, else the view #Preview shows).")
+        var view: String?
+        @Flag(help: "Send setText events to the text fields of --tree (a program tree) instead of edits.")
+        var events = false
         @Flag(help: "No progress line.") var quiet = false
 
         @OptionGroup var connection: ConnectionOptions
@@ -63,6 +69,17 @@ extension Canopy {
             c.clientName = connection.client
             c.token = connection.resolvedToken
             c.timeout = max(connection.timeout, 30)
+            c.events = events
+            c.programView = view
+            if let program {
+                do {
+                    let file = try ProgramFile(path: program)
+                    c.program = file.source
+                    c.programView = view ?? file.header.view
+                } catch {
+                    throw LoadError(.load, "\(error)")
+                }
+            }
             try c.validate()
             return c
         }

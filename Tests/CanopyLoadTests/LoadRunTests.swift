@@ -125,13 +125,13 @@ import CanopySupport
 final class InProcessDaemon: Sendable {
     let daemon: Daemon
 
-    init() throws {
+    init(programs: (any ProgramRuntime)? = nil) throws {
         var c = DaemonConfiguration()
         c.service.port = 0
         c.service.drainTimeoutSeconds = 0
         c.webRoot = nil
         c.examplesDirectory = ""
-        daemon = try Daemon(configuration: c, storage: .none)
+        daemon = try Daemon(configuration: c, storage: .none, programs: programs)
         daemon.start()
     }
 
