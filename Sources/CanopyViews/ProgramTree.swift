@@ -75,17 +75,15 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
             for n in inst.output { visitNode(n) }
         }
         func visitNode(_ n: RenderedNode) {
+            // Background and overlay content first, as the modifiers come before the children in a node.
+            for a in n.attached { visitNode(a) }
             if let i = n.instance {
                 visit(i)
             } else {
                 for c in n.children { visitNode(c) }
             }
         }
-        if let root { visit(root) } else if let rootNode { visitNode(rootNode) }
-        for inst in instances.values where !out.contains(where: { $0.node == inst.id }) && !inst.cells.isEmpty {
-            // Instances inside attached subtrees, after those in the main tree.
-            for c in inst.cells { out.append(StateCell(node: inst.id, name: c.name, value: program.encode(c.box.value))) }
-        }
+        if let rootNode { visitNode(rootNode) }
         return out
     }
 }
