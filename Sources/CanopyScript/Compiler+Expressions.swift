@@ -422,6 +422,10 @@ extension Compiler {
         let base = expr(s.calledExpression, expected: nil)
         let args = Array(s.arguments)
         guard let first = args.first else { return bad(s, "a subscript needs an index") }
+        if base.type == .opaque("Binding"), args.count == 1 {
+            // `$items[i]`: a binding to an element.
+            return BindingElementExpr(loc(s), base: base, index: expr(first.expression, expected: nil))
+        }
         var keyType: TypeRef?
         var result = TypeRef.unknown
         switch base.type {

@@ -29,6 +29,8 @@ package final class BindingValue {
         case cell(StateBox, path: [String])
         case closures(get: Value, set: Value)
         case member(BindingValue, String)
+        /// `$items[i]`, `$scores["a"]`: an element of the bound array or dictionary.
+        case element(BindingValue, Value)
         case constant(Value)
     }
 
@@ -55,6 +57,7 @@ package final class BindingValue {
         case (.cell(let a, let p), .cell(let b, let q)): return a === b && p == q
         case (.closures(let g1, let s1), .closures(let g2, let s2)): return g1 == g2 && s1 == s2
         case (.member(let a, let n), .member(let b, let m)): return n == m && a.same(as: b)
+        case (.element(let a, let i), .element(let b, let j)): return i == j && a.same(as: b)
         case (.constant(let a), .constant(let b)): return a == b
         default: return false
         }
@@ -70,6 +73,8 @@ package final class BindingValue {
             return try m.call(value: get, [], site: m.site)
         case .member(let parent, let name):
             return try m.member(of: parent.get(m), name, at: m.site)
+        case .element(let parent, let key):
+            return try m.subscriptGet(parent.get(m), key, fallback: nil, at: m.site)
         case .constant(let v):
             return v
         }
@@ -87,6 +92,20 @@ package final class BindingValue {
         case .member(let parent, let name):
             var whole = try parent.get(m)
             try m.setMember(of: &whole, name, to: new)
+            try parent.set(m, whole)
+        case .element(let parent, let key):
+            var whole = try parent.get(m)
+            switch (whole, key) {
+            case (.array(var a), .int(let i)):
+                guard i >= 0, i < a.count else { throw m.fault("Index out of range") }
+                a[i] = new
+                whole = .array(a)
+            case (.dictionary(var d), _):
+                d[key] = new.isNull ? nil : new
+                whole = .dictionary(d)
+            default:
+                throw m.fault("this binding's value cannot be subscripted with this index")
+            }
             try parent.set(m, whole)
         case .constant:
             break  // `.constant(x)` ignores writes, as in SwiftUI

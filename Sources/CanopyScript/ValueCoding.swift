@@ -221,6 +221,12 @@ extension Program {
         case .member(let parent, let n):
             guard case .record(let t, let f)? = bindingValue(parent), let i = types[t].fieldIndex[n] else { return nil }
             return f[i]
+        case .element(let parent, let key):
+            switch (bindingValue(parent), key) {
+            case (.array(let a)?, .int(let i)) where i >= 0 && i < a.count: return a[i]
+            case (.dictionary(let d)?, _): return d[key] ?? .null
+            default: return nil
+            }
         case .closures: return nil
         }
     }

@@ -115,6 +115,23 @@ final class BindingMemberExpr: Expr {
     override var place: Place? { name == "wrappedValue" ? BindingPlace(base: base, at: location) : nil }
 }
 
+/// `$items[i]`: a binding to one element of the bound collection.
+final class BindingElementExpr: Expr {
+    let base: Expr
+    let index: Expr
+
+    init(_ location: SourceLocation, base: Expr, index: Expr) {
+        self.base = base
+        self.index = index
+        super.init(location, .opaque("Binding"))
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        guard case .binding(let b) = try base.eval(m).unboxed else { throw m.fault("this value is not a Binding", at: location) }
+        return .binding(BindingValue(.element(b, try index.eval(m))))
+    }
+}
+
 /// `binding.wrappedValue = x`.
 final class BindingPlace: Place {
     let base: Expr

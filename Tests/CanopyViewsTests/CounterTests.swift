@@ -126,3 +126,30 @@ struct ProgramFixture {
         #expect(p.node("Taps/0:VStack/0:Text")?.props["text"] == "Tapped 2 times")
     }
 }
+
+@Suite struct ElementBindingTests {
+    @Test func aBindingToAnArrayElementReadsAndWritesThatElement() throws {
+        var p = try ProgramFixture(
+            """
+            struct Row: View {
+                @Binding var text: String
+                var body: some View { TextField("Item", text: $text) }
+            }
+            struct List2: View {
+                @State private var items = ["a", "b"]
+                var body: some View {
+                    VStack {
+                        ForEach(0..<2, id: \\.self) { i in Row(text: $items[i]) }
+                        Text(items.joined(separator: ","))
+                    }
+                }
+            }
+            """, view: "List2")
+        let second = "List2/0:VStack/0:ForEach/[1]:Row/0:TextField"
+        #expect(p.node(second)?.props["text"] == "b")
+        try p.send(second, "setText", "bee")
+        #expect(p.cell("List2", "items") == ["a", "bee"])
+        #expect(p.node("List2/0:VStack/1:Text")?.props["text"] == "a,bee")
+        #expect(p.node(second)?.props["text"] == "bee")
+    }
+}
