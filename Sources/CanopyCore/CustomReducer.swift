@@ -18,6 +18,21 @@ public protocol CustomReducer: AnyObject, Sendable {
     func mismatch(_ value: JSON) -> String?
     /// Compiles a `transformPreference` closure over the key's value (`{ $0 += 1 }`, `{ value in … }`).
     func compileTransform(_ source: String) throws(CanopyError) -> any CustomTransform
+    /// Starts a fold from `first` whose accumulated value stays decoded between its `reduce` calls (one encoding
+    /// at the end instead of one per sibling); `nil` when the reducer keeps values as JSON.
+    func startFold(_ first: JSON) -> (any CustomFold)?
+}
+
+extension CustomReducer {
+    public func startFold(_ first: JSON) -> (any CustomFold)? { nil }
+}
+
+/// A fold in progress with its accumulated value in the reducer's own form (`CustomReducer.startFold`).
+public protocol CustomFold: AnyObject {
+    /// `reduce(value: &accumulated, nextValue: next)`, as `CustomReducer.reduce` does it.
+    func reduce(context: ReducerContext, next: () -> JSON) throws(CanopyError)
+    /// The accumulated value, encoded.
+    var result: JSON { get }
 }
 
 /// A compiled `transformPreference` closure of a custom key.

@@ -43,12 +43,36 @@ extension Evaluator {
         return result
     }
 
-    /// Stage 0 of a Swift key: the fold of `Evaluator.fold`, with each sibling read through `nextValue`.
+    /// Runs a Swift `reduce` on a fold's decoded accumulator; as `runCustom` otherwise.
+    mutating func runCustom(
+        _ fold: any CustomFold, _ store: NodeStore, _ read: (inout Evaluator) -> JSON
+    ) -> JSON? {
+        guard fault == nil else { return nil }
+        let context = reducerContext(store)
+        var next: JSON? = nil
+        do {
+            try fold.reduce(context: context) {
+                if let v = next { return v }
+                let v = read(&self)
+                next = v
+                return v
+            }
+        } catch {
+            if fault == nil { fault = error }
+        }
+        return next
+    }
+
+    /// Stage 0 of a Swift key: the fold of `Evaluator.fold`, with each sibling read through `nextValue`. Untraced,
+    /// the accumulated value stays decoded across the fold when the reducer can keep it (`startFold`): a fold of
+    /// n siblings over a growing array encodes once, not n times.
     mutating func customFold(_ store: NodeStore, _ n: Slot, _ k: KeyID, _ declaration: KeyDeclaration) -> JSON {
         guard case .custom(let reducer) = declaration.reducer else {
             preconditionFailure("an uncompiled key in the key table")
         }
         var acc: JSON? = nil
+        var decoded: (any CustomFold)? = nil
+        var started = false
         for child in store.children[Int(n)] {
             let f = keys[Int(k)].flags[Int(child)]
             keys[Int(k)].flags[Int(child)] = f & ~Evaluator.outConsumed
@@ -56,6 +80,20 @@ extension Evaluator {
             guard var value = acc else {
                 acc = read(store, child, k)
                 keys[Int(k)].flags[Int(child)] |= Evaluator.outConsumed
+                continue
+            }
+            if tracer == nil, !started {
+                started = true
+                decoded = reducer.startFold(value)
+            }
+            if let decoded {
+                let next = runCustom(decoded, store) { e in
+                    let v = e.read(store, child, k)
+                    e.keys[Int(k)].flags[Int(child)] |= Evaluator.outConsumed
+                    return v
+                }
+                if next == nil { noteSkip(store, child, k, modifier: nil) }
+                summary.reduces += 1
                 continue
             }
             let before: JSON? = tracer != nil ? .some(value) : .none
@@ -68,6 +106,7 @@ extension Evaluator {
             noteReduce(store, n, k, modifier: nil, before: before, next: next, result: value)
             acc = value
         }
+        if let decoded { return fault == nil ? decoded.result : acc ?? declaration.defaultValue }
         return acc ?? declaration.defaultValue
     }
 }

@@ -88,7 +88,30 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         value = program.encode(result)
     }
 
-    private func run(_ m: Machine, _ current: Value, _ pull: @escaping () -> JSON) throws(ScriptFault) -> Value {
+    public func startFold(_ first: JSON) -> (any CustomFold)? { ScriptFold(key: self, value: decodeTrusted(first)) }
+
+    /// Runs `reduce` on the value `take` hands over (moved, so an array it appends to has one owner and grows in
+    /// place) with `next` as its `nextValue`.
+    func reduce(taking take: () -> Value, context: ReducerContext, next: () -> JSON) throws(CanopyError) -> Value {
+        let m = machine(context)
+        let savedProgram = m.program
+        m.program = program
+        if m.depth == 0 { m.fuel = context.fuel }
+        defer {
+            context.fuel = m.fuel
+            m.program = savedProgram
+        }
+        do {
+            return try withoutActuallyEscaping(next) { (pull: @escaping () -> JSON) throws(ScriptFault) -> Value in
+                try run(m, take(), pull)
+            }
+        } catch {
+            if m.depth == 0 { m.reset() }
+            throw error.canopyError
+        }
+    }
+
+    private func run(_ m: Machine, _ current: consuming Value, _ pull: @escaping () -> JSON) throws(ScriptFault) -> Value {
         let thunk = m.nextThunk()
         thunk.pull = pull
         thunk.key = self
@@ -101,7 +124,7 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         let f = reduceFunction
         let base = m.reserve(f.slotCount)
         defer { m.release(base) }
-        m.stack[base] = current
+        m.stack[base] = consume current
         m.stack[base + 1] = .function(thunk)
         _ = try m.run(f, base: base, captures: [], site: f.location)
         return m.stack[base].unboxed
@@ -153,4 +176,28 @@ extension Machine {
         thunkDepth += 1
         return t
     }
+}
+
+/// A fold of a Swift key whose accumulated value stays an interpreter value between `reduce` calls.
+final class ScriptFold: CustomFold {
+    let key: ScriptKey
+    var value: Value
+
+    init(key: ScriptKey, value: Value) {
+        self.key = key
+        self.value = value
+    }
+
+    func reduce(context: ReducerContext, next: () -> JSON) throws(CanopyError) {
+        value = try key.reduce(taking: take, context: context, next: next)
+    }
+
+    /// The accumulated value, moved out.
+    private func take() -> Value {
+        let v = value
+        value = .null
+        return v
+    }
+
+    var result: JSON { key.program.encode(value) }
 }
