@@ -25,7 +25,9 @@ async def scenario(port):
 
         await a.send(json.dumps({"type": "listTrees"}))
         trees = [t["tree"] for t in (await recv(a))["trees"]]
-        check("examples loaded", "numeric-reducers" in trees and len(trees) == 7, trees)
+        shipped = [f for f in os.listdir(os.path.join(ROOT, "config", "examples")) if f.endswith((".json", ".swift"))]
+        check("examples loaded (JSON trees and Swift programs)",
+              "numeric-reducers" in trees and "validated-signup" in trees and len(trees) == len(shipped), trees)
 
         await b.send(json.dumps({"type": "subscribe", "tree": "numeric-reducers"}))
         snap = await recv(b)
