@@ -59,11 +59,11 @@ extension ProgramTree {
             do { return try Modifier(json: json) } catch {
                 throw ScriptFault(.runtime, "transformPreference: \(error.message)", at: .unknown)
             }
-        case .attached(let kind, let view, let args):
+        case .attached(let kind, let view, _):
+            // The engine's background and overlay carry their subtree only: `alignment:` is not shown.
             let id = childID(owner, view, position: "@\(index)")
             let node = try render(view, id: id, environment: environment, local: local, owner: instance, reuse: reuse)
             attached.append(node)
-            _ = args
             return kind == "overlay" ? .overlay(node.fullNode) : .background(node.fullNode)
         case .environment(let key, let value):
             return .other(kind: "environment", args: ["key": .string(key), "value": program.encode(value)])
