@@ -15,18 +15,39 @@ extension Evaluator {
     mutating func runCustom(
         _ reducer: any CustomReducer, _ store: NodeStore, _ value: inout JSON, _ read: (inout Evaluator) -> JSON
     ) -> JSON? {
+        runReduce(store, read) { (context, next) throws(CanopyError) in
+            try reducer.reduce(&value, context: context, next: next)
+        }
+    }
+
+    /// Runs a Swift `reduce` on a fold's decoded accumulator; as `runCustom` otherwise.
+    mutating func runCustom(
+        _ fold: any CustomFold, _ store: NodeStore, _ read: (inout Evaluator) -> JSON
+    ) -> JSON? {
+        runReduce(store, read) { (context, next) throws(CanopyError) in try fold.reduce(context: context, next: next) }
+    }
+
+    /// What both kinds of Swift `reduce` share: the evaluation's context, a `nextValue` that reads once, the first
+    /// fault kept.
+    private mutating func runReduce(
+        _ store: NodeStore, _ read: (inout Evaluator) -> JSON,
+        _ call: (ReducerContext, () -> JSON) throws(CanopyError) -> Void
+    ) -> JSON? {
         guard fault == nil else { return nil }
         let context = reducerContext(store)
         var next: JSON? = nil
-        do {
-            try reducer.reduce(&value, context: context) {
-                if let v = next { return v }
-                let v = read(&self)
-                next = v
-                return v
+        // `read` only runs while `call` does; Swift cannot see that through two closures.
+        withoutActuallyEscaping(read) { read in
+            do throws(CanopyError) {
+                try call(context) {
+                    if let v = next { return v }
+                    let v = read(&self)
+                    next = v
+                    return v
+                }
+            } catch {
+                if fault == nil { fault = error }
             }
-        } catch {
-            if fault == nil { fault = error }
         }
         return next
     }
@@ -41,26 +62,6 @@ extension Evaluator {
             fault = error
         }
         return result
-    }
-
-    /// Runs a Swift `reduce` on a fold's decoded accumulator; as `runCustom` otherwise.
-    mutating func runCustom(
-        _ fold: any CustomFold, _ store: NodeStore, _ read: (inout Evaluator) -> JSON
-    ) -> JSON? {
-        guard fault == nil else { return nil }
-        let context = reducerContext(store)
-        var next: JSON? = nil
-        do {
-            try fold.reduce(context: context) {
-                if let v = next { return v }
-                let v = read(&self)
-                next = v
-                return v
-            }
-        } catch {
-            if fault == nil { fault = error }
-        }
-        return next
     }
 
     /// Stage 0 of a Swift key: the fold of `Evaluator.fold`, with each sibling read through `nextValue`. Untraced,
