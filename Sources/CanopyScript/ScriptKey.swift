@@ -66,26 +66,8 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
     }
 
     public func reduce(_ value: inout JSON, context: ReducerContext, next: () -> JSON) throws(CanopyError) {
-        let m = machine(context)
-        let savedProgram = m.program
-        m.program = program
-        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
-        if m.depth == 0 { m.fuel = context.fuel }
-        defer {
-            context.fuel = m.fuel
-            m.program = savedProgram
-        }
         let current = decodeTrusted(value)
-        let result: Value
-        do {
-            result = try withoutActuallyEscaping(next) { (pull: @escaping () -> JSON) throws(ScriptFault) -> Value in
-                try run(m, current, pull)
-            }
-        } catch {
-            if m.depth == 0 { m.reset() }
-            throw error.canopyError
-        }
-        value = program.encode(result)
+        value = program.encode(try reduce(taking: { current }, context: context, next: next))
     }
 
     public func startFold(_ first: JSON) -> (any CustomFold)? { ScriptFold(key: self, value: decodeTrusted(first)) }
@@ -96,6 +78,7 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         let m = machine(context)
         let savedProgram = m.program
         m.program = program
+        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
         if m.depth == 0 { m.fuel = context.fuel }
         defer {
             context.fuel = m.fuel
