@@ -214,10 +214,7 @@ extension Compiler {
         guard let key else { return nil }
         let info = program.types[key]
         if let a = info.aliases["Value"] { return a }
-        if let i = info.staticConstants["defaultValue"], let t = info.staticTypes["defaultValue"], t.isKnown {
-            _ = i
-            return t
-        }
+        if let t = info.staticTypes["defaultValue"], t.isKnown { return t }
         return nil
     }
 

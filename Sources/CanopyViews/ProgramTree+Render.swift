@@ -155,7 +155,7 @@ extension ProgramTree {
         let info = program.types[inst.typeID]
         for (i, f) in info.fields.enumerated() where f.wrapper == "State" {
             var value = i < fields.count ? fields[i] : .null
-            if let saved = restoring.removeValue(forKey: inst.id + "\u{0}" + f.name) {
+            if let saved = restoring.removeValue(forKey: Self.cellKey(inst.id, f.name)) {
                 if case .success(let v) = program.decode(saved, as: f.type) { value = v }
             }
             let box = StateBox(.state(node: inst.id, name: f.name), value)

@@ -29,16 +29,23 @@ extension ProgramTree {
     /// The names a client gave (`view`, `previewModifiers`) exist in `program`: else `bad_message`, before anything
     /// runs (ProgramRuntime.start).
     func checkNames(_ program: Program) throws(CanopyError) {
-        if let name = spec.view, program.type(named: name).map({ $0.kind == .structure && $0.conforms(to: "View") }) != true {
-            let views = program.types.filter { $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0 }
-                .map(\.name)
-            throw CanopyError(
-                .badMessage,
-                "the program has no view '\(name)'" + (views.isEmpty ? "" : "; its views: " + views.joined(separator: ", ")))
+        if let name = spec.view, viewType(name, in: program) == nil {
+            throw CanopyError(.badMessage, noView(name, in: program))
         }
         for name in spec.previewModifiers where previewModifierType(name, in: program) == nil {
             throw CanopyError(.badMessage, "the program has no PreviewModifier '\(name)'")
         }
+    }
+
+    /// The view struct of the program named `name`.
+    func viewType(_ name: String, in program: Program) -> TypeInfo? {
+        program.type(named: name).flatMap { $0.kind == .structure && $0.conforms(to: "View") ? $0 : nil }
+    }
+
+    /// What to say when a name is not one of the program's views: the name, and the views there are.
+    func noView(_ name: String, in program: Program) -> String {
+        let views = program.types.filter { $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0 }
+        return "the program has no view '\(name)'" + (views.isEmpty ? "" : "; its views: " + views.map(\.name).joined(separator: ", "))
     }
 
     func previewModifierType(_ name: String, in program: Program) -> TypeInfo? {
@@ -67,13 +74,8 @@ extension ProgramTree {
 
     /// `V()` for a view struct of the program.
     func instantiate(_ name: String) throws(ScriptFault) -> ViewValue {
-        guard let info = program.type(named: name), info.kind == .structure, info.conforms(to: "View") else {
-            let views = program.types.filter { $0.kind == .structure && $0.conforms(to: "View") && $0.location.line > 0 }
-                .map(\.name)
-            throw ScriptFault(
-                .runtime,
-                "the program has no view '\(name)'" + (views.isEmpty ? "" : "; its views: " + views.joined(separator: ", ")),
-                at: .unknown)
+        guard let info = viewType(name, in: program) else {
+            throw ScriptFault(.runtime, noView(name, in: program), at: .unknown)
         }
         let record = try machine.construct(info)
         return try machine.asView(record, at: info.location)
@@ -124,7 +126,7 @@ extension ProgramTree {
         var outcome = Outcome()
         do throws(CanopyError) {
             restoring = [:]
-            for c in oldCells { restoring[c.node + "\u{0}" + c.name] = c.value }
+            for c in oldCells { restoring[Self.cellKey(c.node, c.name)] = c.value }
             defer { restoring = [:] }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in
@@ -159,11 +161,11 @@ extension ProgramTree {
         tree.advanceVersion()
         var result = finish(tree, outcome)
         // Cells that kept their node and name are not new: report only those whose value changed.
-        let before = Dictionary(oldCells.map { ($0.node + "\u{0}" + $0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let before = Dictionary(oldCells.map { (Self.cellKey($0.node, $0.name), $0.value) }, uniquingKeysWith: { a, _ in a })
         let now = cells
-        let nowKeys = Set(now.map { $0.node + "\u{0}" + $0.name })
-        result.state = now.filter { before[$0.node + "\u{0}" + $0.name] != $0.value }
-            + oldCells.filter { !nowKeys.contains($0.node + "\u{0}" + $0.name) }.map {
+        let nowKeys = Set(now.map { Self.cellKey($0.node, $0.name) })
+        result.state = now.filter { before[Self.cellKey($0.node, $0.name)] != $0.value }
+            + oldCells.filter { !nowKeys.contains(Self.cellKey($0.node, $0.name)) }.map {
                 StateCell(node: $0.node, name: $0.name, value: .null, dropped: true)
             }
         return result

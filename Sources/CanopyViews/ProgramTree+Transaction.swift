@@ -20,7 +20,7 @@ extension ProgramTree {
     func create(cells: [StateCell], version: Int, trace: Bool) throws(CanopyError) -> (Tree, ProgramTransaction) {
         try checkNames(program)
         restoring = [:]
-        for c in cells where !c.dropped { restoring[c.node + "\u{0}" + c.name] = c.value }
+        for c in cells where !c.dropped { restoring[Self.cellKey(c.node, c.name)] = c.value }
         begin(trace: trace)
         defer { restoring = [:] }
         var tree: Tree

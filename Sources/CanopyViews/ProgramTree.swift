@@ -19,7 +19,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var instances: [String: ViewInstance] = [:]
     /// The instance whose body is running: reads are recorded against it.
     var current: ViewInstance?
-    /// Cells to restore by "node\u{0}name", consumed as instances appear.
+    /// Cells to restore by `cellKey`, consumed as instances appear.
     var restoring: [String: JSON] = [:]
     var log = TransactionLog()
     var dirty: [ViewInstance] = []
@@ -34,6 +34,9 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         machine.program = compiled.program
         machine.host = self
     }
+
+    /// A cell's identity across renders, restarts and sources: its view's node and its property's name.
+    static func cellKey(_ node: String, _ name: String) -> String { node + "\u{0}" + name }
 
     // MARK: ViewHost
 
