@@ -1,9 +1,12 @@
-// The inspector: connects to the daemon that served the page, keeps a replica of the selected tree in step with
-// its diffs, and renders the tree, laziness, reduce order, readers, timeline and clients. State lives in `state`;
-// every change goes through a function here, then `render()` redraws what depends on it.
+// The inspector: connects to the daemon that served the page through the client library (canopy-client.mjs), which
+// keeps a replica of the selected tree in step with its diffs, and renders the tree, the live view of a program,
+// laziness, reduce order, readers, timeline, clients, keys, state, source and why each step ran. State lives in
+// `state`; every change goes through a function here, then `render()` redraws what depends on it.
 
-import { Connection } from './connection.mjs';
-import { Replica } from './replica.mjs';
+import { CanopyClient } from './canopy-client.mjs';
+import { Preview } from './preview.mjs';
+import { transactionSteps } from './transaction.mjs';
+import * as programPanels from './programpanels.mjs';
 import { classify, countCategories, CATEGORIES } from './laziness.mjs';
 import { reduceForest } from './reduceorder.mjs';
 import { TreeView } from './treeview.mjs';
@@ -16,7 +19,9 @@ const HISTORY_ON_OPEN = 500;
 const $ = (id) => document.getElementById(id);
 
 const state = {
-    conn: null,
+    client: null,
+    conn: null, // the client's connection
+    handle: null, // the selected tree's TreeHandle
     trees: [],
     examples: [],
     treeId: null,
@@ -33,14 +38,33 @@ const state = {
     collapsed: new Set(),
     filter: '',
     step: 0,
-    seq: 0,
-    pending: new Map(), // seq → edit message, until its diff or rejection arrives
+    pendingNodes: new Map(), // node → events this page sent for it that are not acknowledged yet
+    inspected: null, // the `inspected` reply for the selected node
+    inspectError: '',
+    inspecting: '', // node@version asked for
+    sourceDraft: null, // the source being edited, or null
+    sourceDiagnostics: [],
+    sourceDiagnosed: null, // the text the diagnostics are about
+    sourceStatus: '',
+    sourceLine: null, // { start, end } highlighted in the Source tab
+    whyStep: 0,
+    whyShown: null, // the version the Why tab showed last
 };
 
-/** How long the page took to apply and draw the last diff (reported by the browser test). */
-const timings = { lastDiffMs: 0, lastDiffDrawnAt: 0 };
+/**
+ * How long the page took to apply and draw the last diff, and when each version was drawn and each event sent, on
+ * the clock of `now()` (reported by the browser test).
+ */
+const timings = { lastDiffMs: 0, lastDiffDrawnAt: 0, drawnAt: new Map(), sentAt: new Map(), ackedVersion: new Map() };
+const now = () => performance.timeOrigin + performance.now();
+/** Keeps the last 1,000 entries of a timing map. */
+function remember(map, key, value) {
+    map.set(key, value);
+    if (map.size > 1000) map.delete(map.keys().next().value);
+}
 const client = `inspector-${Math.random().toString(36).slice(2, 10)}`;
 let tree;
+let preview;
 
 function start() {
     const hash = readHash();
@@ -55,10 +79,14 @@ function start() {
         onToggle: (id) => toggle(id),
         onDrop: (dragged, target, zone) => dropMove(dragged, target, zone),
     });
+    preview = new Preview($('preview'), {
+        send: (node, event, value) => sendEvent(node, event, value),
+        pending: (node) => (state.pendingNodes.get(node) ?? 0) > 0,
+        onSelect: (id) => select(id),
+    });
     wireControls();
 
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    state.conn = new Connection(`${scheme}//${location.host}/ws`, {
+    state.client = new CanopyClient(undefined, {
         client,
         token: sessionStorage.getItem('canopy.token') || '',
         onStatus: showStatus,
@@ -66,12 +94,14 @@ function start() {
         onOpen: opened,
         onUnauthorized: (message) => askToken(message),
     });
-    state.conn.start();
+    state.conn = state.client.connection;
+    if (state.treeId) follow(state.treeId);
+    state.client.start();
     loadExamples();
     setInterval(() => state.conn.isOpen && refreshTrees(), 3000);
     render();
     // For tests and the curious: read-only access to the live state.
-    window.canopyInspector = { state, classify, reduceForest, client, timings };
+    window.canopyInspector = { state, classify, reduceForest, client, timings, preview };
 }
 
 // MARK: Connection
@@ -88,18 +118,33 @@ function askToken(message) {
     $('token-input').focus();
 }
 
+// The selected tree's handle subscribes again by itself after a reconnect (from the version it holds) and resends
+// the batches that were never acknowledged: the daemon answers a resubmission of the same (client, seq) at most once.
 function opened() {
     $('token-dialog').hidden = true;
     refreshTrees();
-    if (state.treeId) subscribe(state.replica ? state.replica.version : null);
-    // Edits sent but not acknowledged: the daemon answers a resubmission of the same (client, seq) at most once.
-    for (const msg of state.pending.values()) state.conn.send(msg);
 }
 
-function subscribe(since) {
-    const msg = { type: 'subscribe', tree: state.treeId, trace: true };
-    if (since !== null && since !== undefined) msg.since = since;
-    state.conn.send(msg);
+/** Follows tree `id` through a TreeHandle (with traces), wired to this page. */
+function follow(id) {
+    const handle = state.client.tree(id, { trace: true });
+    state.handle = handle;
+    handle.on('snapshot', (msg) => handle === state.handle && gotSnapshot(msg));
+    handle.on('diff', ({ diff, applied }) => {
+        if (handle !== state.handle) return;
+        const started = performance.now();
+        gotDiff(diff, applied);
+        timings.lastDiffMs = performance.now() - started;
+        timings.lastDiffDrawnAt = Date.now();
+        remember(timings.drawnAt, diff.version, now());
+    });
+    handle.on('clients', (msg) => {
+        if (handle !== state.handle) return;
+        state.clients = msg.clients;
+        state.clientCount = msg.clientCount ?? msg.clients.length;
+        noteTreeStats();
+        render();
+    });
 }
 
 async function refreshTrees() {
@@ -125,45 +170,25 @@ async function loadExamples() {
     fill(
         select,
         state.examples.length
-            ? state.examples.map((e) => h('option', { value: e.file, title: e.title || '' }, e.tree))
+            ? state.examples.map((e) => h('option', { value: e.file, title: e.title || '' }, e.program ? `${e.tree} (Swift)` : e.tree))
             : h('option', { value: '' }, '(no examples served)'),
     );
 }
 
+/** Messages for the page as a whole (the selected tree's handle has already seen those about its tree). */
 function receive(msg) {
     switch (msg.type) {
-        case 'snapshot':
-            if (msg.tree === state.treeId) gotSnapshot(msg);
-            break;
-        case 'diff':
-            if (msg.tree === state.treeId) {
-                const started = performance.now();
-                gotDiff(msg);
-                timings.lastDiffMs = performance.now() - started;
-                timings.lastDiffDrawnAt = Date.now();
-            }
-            else acknowledge(msg);
-            break;
-        case 'clients':
-            if (msg.tree === state.treeId) {
-                state.clients = msg.clients;
-                state.clientCount = msg.clientCount ?? msg.clients.length;
-                render();
-            }
-            break;
         case 'deleted':
             if (msg.tree === state.treeId) {
                 toast(`tree "${msg.tree}" was deleted`, 'info');
-                state.treeId = null; // the subscription ended with the tree: nothing to unsubscribe from
+                state.handle = null; // the subscription ended with the tree: nothing to unsubscribe from
                 selectTree(null);
             }
             refreshTrees();
             break;
         case 'rejected': {
-            const pending = state.pending.get(msg.seq);
-            state.pending.delete(msg.seq);
-            toast(`edit rejected — ${msg.code}: ${msg.message}`, 'error', errorDetails(msg));
-            if (pending) render();
+            const what = msg.code === 'compile_error' ? 'source rejected' : 'rejected';
+            toast(`${what} — ${msg.code}: ${msg.message}`, 'error', errorDetails(msg));
             break;
         }
         case 'error':
@@ -176,7 +201,7 @@ function receive(msg) {
 
 function gotSnapshot(msg) {
     const first = !state.replica || state.replica.tree !== msg.tree;
-    state.replica = new Replica(msg);
+    state.replica = state.handle.replica;
     state.clients = msg.clients || [];
     state.clientCount = msg.clientCount ?? state.clients.length;
     if (msg.trace) state.traces.set(msg.version, traceEntry(msg.trace, true));
@@ -188,30 +213,18 @@ function gotSnapshot(msg) {
         fetchHistory(Math.max(1, msg.version - HISTORY_ON_OPEN + 1), msg.version);
     }
     if (state.selected && !state.replica.node(state.selected)) state.selected = null;
+    noteTreeStats();
     renderKeySelect();
     tree.update(viewModel());
     if (state.selected) tree.reveal(state.selected);
+    preview.draw(state.replica);
     render();
 }
 
-function gotDiff(msg) {
-    acknowledge(msg);
+/** A diff the handle has applied to the replica. */
+function gotDiff(msg, applied) {
     const replica = state.replica;
-    if (!replica || msg.version <= replica.version) return; // an acknowledgement we already applied
-    if (msg.version > replica.version + 1) {
-        subscribe(replica.version); // a gap: catch up from the log
-        return;
-    }
-    const before = new Map(msg.changes.map((c) => [c.reader, replica.readerValues.get(c.reader)]));
-    let applied;
-    try {
-        applied = replica.apply(msg);
-    } catch (error) {
-        console.warn('canopy: diff did not apply, resubscribing', error);
-        subscribe(null);
-        return;
-    }
-    msg.before = before;
+    msg.before = applied.before;
     state.diffs.set(msg.version, msg);
     if (msg.trace) state.traces.set(msg.version, traceEntry(msg.trace, false));
     for (const c of msg.changes) noteReader(c.reader, msg.version, c.present, c.value);
@@ -219,18 +232,23 @@ function gotDiff(msg) {
     // Only structural ops change which rows exist; the others just redraw the rows in view.
     tree.update(viewModel(), { structure: applied.structural });
     tree.flash(applied.touched);
+    if (replica.isProgram) preview.draw(replica);
+    noteTreeStats();
     render();
+}
+
+/** The tree list's entry for the selected tree follows what the page holds (the list is polled every 3 s). */
+function noteTreeStats() {
+    const entry = state.trees.find((t) => t.tree === state.replica?.tree);
+    if (!entry) return;
+    entry.version = state.replica.version;
+    entry.nodes = state.replica.size;
+    entry.subscribers = state.clientCount;
 }
 
 /** A stored trace, with the keys its events name (to find a key's last evaluation without rescanning events). */
 function traceEntry(trace, full) {
     return { trace, full, keys: new Set(trace.events.map((e) => e.key)) };
-}
-
-function acknowledge(msg) {
-    if (state.conn.session && msg.author === state.conn.session && state.pending.has(msg.seq)) {
-        state.pending.delete(msg.seq);
-    }
 }
 
 function noteReader(reader, version, present, value) {
@@ -269,23 +287,30 @@ async function fetchHistory(from, to) {
 // MARK: Actions
 
 function selectTree(id) {
-    if (state.treeId && state.treeId !== id && state.conn.isOpen) {
-        state.conn.send({ type: 'unsubscribe', tree: state.treeId });
-    }
+    if (state.handle && state.handle.id !== id) state.handle.close();
     Object.assign(state, {
         treeId: id,
+        handle: null,
         replica: null,
         selected: null,
         version: null,
         step: 0,
         clients: [],
+        inspected: null,
+        inspecting: '',
+        sourceDraft: null,
+        sourceDiagnostics: [],
+        sourceLine: null,
+        whyStep: 0,
     });
     state.traces = new Map();
     state.diffs = new Map();
     state.readerHistory = new Map();
     state.collapsed = new Set();
-    if (id && state.conn.isOpen) subscribe(null);
+    state.pendingNodes = new Map();
+    if (id) follow(id);
     tree.update(viewModel());
+    preview.draw(null);
     renderKeySelect();
     render();
 }
@@ -337,11 +362,66 @@ function setStep(step) {
 
 /** Sends one edit batch; it stays pending (and is resent after a reconnect) until its diff or rejection. */
 function edit(ops) {
-    if (!state.treeId) return;
-    state.seq += 1;
-    const msg = { type: 'edit', tree: state.treeId, seq: state.seq, ops };
-    state.pending.set(state.seq, msg);
-    if (!state.conn.send(msg)) toast('offline: the edit will be sent when the connection is back', 'info');
+    if (!state.handle) return;
+    state.handle.edit(ops);
+    if (!state.conn.isOpen) toast('offline: the edit will be sent when the connection is back', 'info');
+}
+
+/** Sends an event of the live view; the node's field keeps what is typed until the event is acknowledged. */
+function sendEvent(node, event, value) {
+    if (!state.handle) return;
+    const sent = state.handle.event(node, event, value);
+    remember(timings.sentAt, sent.seq, now());
+    state.pendingNodes.set(node, (state.pendingNodes.get(node) ?? 0) + 1);
+    const settle = () => {
+        const left = (state.pendingNodes.get(node) ?? 1) - 1;
+        if (left > 0) state.pendingNodes.set(node, left);
+        else state.pendingNodes.delete(node);
+    };
+    sent.then((diff) => {
+        remember(timings.ackedVersion, sent.seq, diff.version);
+        settle();
+        // The last keystroke's own diff may have been drawn while it was still pending: draw the field again.
+        if (!state.pendingNodes.has(node) && state.replica) preview.draw(state.replica);
+    }, settle);
+    if (!state.conn.isOpen) toast('offline: the event will be sent when the connection is back', 'info');
+}
+
+/** Edits the source in the Source tab (null: stop editing). */
+function editSource(text, { quiet = false } = {}) {
+    state.sourceDraft = text;
+    if (text === null) {
+        state.sourceDiagnostics = [];
+        state.sourceStatus = '';
+    }
+    if (!quiet) render();
+}
+
+/** Sends `text` as the program's new source; a compile error keeps the draft and shows its diagnostics. */
+async function applySource(text) {
+    if (!state.handle) return;
+    state.sourceDraft = text;
+    state.sourceStatus = 'applying…';
+    render();
+    try {
+        const diff = await state.handle.setSource(text);
+        state.sourceDraft = null;
+        state.sourceDiagnostics = [];
+        state.sourceStatus = '';
+        toast(`source applied as v${diff.version}`, 'info');
+    } catch (error) {
+        state.sourceStatus = `not applied: ${error.code ?? ''} ${error.message}`;
+        state.sourceDiagnostics = error.reply?.diagnostics ?? [];
+        state.sourceDiagnosed = text;
+    }
+    render();
+}
+
+/** Shows `lines` ({ start, end }) in the Source tab. */
+function showLine(lines) {
+    state.sourceLine = lines;
+    state.tab = 'source';
+    render();
 }
 
 function dropMove(dragged, target, zone) {
@@ -379,6 +459,14 @@ async function importExample(file) {
     try {
         const response = await fetch(`examples/${encodeURIComponent(file)}`);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const entry = state.examples.find((e) => e.file === file);
+        if (entry?.program) {
+            // A program: its header's settings come with the index entry (docs/protocol.md, "HTTP").
+            const body = { tree: entry.tree, source: await response.text() };
+            for (const field of ['view', 'previewModifiers', 'title', 'description']) if (entry[field]) body[field] = entry[field];
+            await createTree(body);
+            return;
+        }
         const example = await response.json();
         const body = { tree: example.tree, keys: example.keys || [], root: example.root };
         if (example.title) body.title = example.title;
@@ -398,8 +486,52 @@ function viewModel() {
         filter: state.filter,
         selected: state.selected,
         classes: state.key && state.replica ? laziness().classes : null,
-        highlight: state.tab === 'order' ? currentCallNode() : null,
+        highlight: state.tab === 'order' ? currentCallNode() : state.tab === 'why' ? currentWhyNode() : null,
     };
+}
+
+// MARK: Why it ran
+
+// The steps of the shown transaction, built once per (trace, version, replica): every redraw asks for them.
+let whyShown = { key: null, why: null };
+
+/** The traced versions, and the steps of the one shown: the selected version if it has a trace, else the newest. */
+function whyData() {
+    if (!state.replica?.isProgram || !state.traces.size) return null;
+    const versions = [...state.traces.keys()].sort((a, b) => a - b);
+    const version = state.version !== null && state.traces.has(state.version) ? state.version : versions[versions.length - 1];
+    const entry = state.traces.get(version);
+    const cacheKey = [entry.trace, version, state.replica.epoch, versions.length];
+    if (whyShown.key && whyShown.key.every((v, i) => v === cacheKey[i])) return whyShown.why;
+    const diff = entry.full ? null : state.diffs.get(version) ?? null;
+    const steps = transactionSteps({ diff, events: entry.trace.events, version, replica: state.replica });
+    whyShown = { key: cacheKey, why: { version, steps, versions } };
+    if (state.whyShown !== version) {
+        state.whyShown = version;
+        state.whyStep = 0;
+    }
+    return whyShown.why;
+}
+
+function currentWhyNode() {
+    const why = whyData();
+    if (!why) return null;
+    return why.steps[Math.min(state.whyStep, why.steps.length - 1)]?.node ?? null;
+}
+
+function setWhyStep(step) {
+    const why = whyData();
+    if (!why) return;
+    state.whyStep = Math.max(0, Math.min(why.steps.length - 1, step));
+    const node = why.steps[state.whyStep].node;
+    if (node && state.replica.node(node)) {
+        if (expandTo(node)) tree.update(viewModel());
+        else tree.update(viewModel(), { structure: false });
+        tree.reveal(node);
+    } else {
+        tree.update(viewModel(), { structure: false });
+    }
+    render();
 }
 
 /**
@@ -483,6 +615,11 @@ function render() {
     $('tree-description').title = replica ? replica.description || '' : '';
     $('tree-empty').hidden = !!state.treeId;
     $('tree').hidden = !state.treeId;
+    const program = !!replica?.isProgram;
+    $('preview-pane').hidden = !program;
+    $('center-body').classList.toggle('with-preview', program);
+    preview.highlight(state.tab === 'why' ? currentWhyNode() : null);
+    for (const b of document.querySelectorAll('.tabs button.program-tab')) b.hidden = !program;
     renderTreeList();
     renderLegend();
     for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
@@ -514,7 +651,45 @@ function render() {
         case 'keys':
             panels.renderKeys($('tab-keys'), context);
             break;
+        case 'state':
+            programPanels.renderState($('tab-state'), context);
+            inspectSelected();
+            break;
+        case 'source': {
+            const signature = JSON.stringify([state.treeId, state.replica?.program?.source, state.sourceDraft === null,
+                state.sourceDiagnostics, state.sourceStatus, state.sourceLine]);
+            if (signature !== sourceShown) programPanels.renderSource($('tab-source'), context);
+            sourceShown = signature;
+            break;
+        }
+        case 'why':
+            programPanels.renderWhy($('tab-why'), context);
+            break;
     }
+}
+
+/** Asks the daemon for the selected node's bindings and environment, once per (node, version). */
+function inspectSelected() {
+    const replica = state.replica;
+    if (!replica?.isProgram || !state.selected || !replica.node(state.selected) || !state.conn.isOpen) return;
+    const asked = `${state.selected}@${replica.version}`;
+    if (state.inspecting === asked) return;
+    state.inspecting = asked;
+    const node = state.selected;
+    state.client.request({ type: 'inspect', tree: replica.tree, node }).then(
+        (reply) => {
+            if (state.selected !== node) return;
+            state.inspected = reply;
+            state.inspectError = '';
+            if (state.tab === 'state') render();
+        },
+        (error) => {
+            if (state.selected !== node) return;
+            state.inspected = null;
+            state.inspectError = error.reply ? `${error.reply.code}: ${error.message}` : error.message;
+            if (state.tab === 'state') render();
+        },
+    );
 }
 
 function panelContext() {
@@ -524,7 +699,13 @@ function panelContext() {
         calls: state.tab === 'order' ? currentCalls() : null,
         currentCall: state.tab === 'order' || state.tab === 'keys' ? currentCall() : null,
         traceVersion: traceVersion(),
+        why: state.tab === 'why' ? whyData() : null,
+        sourceLine: state.sourceLine,
         edit,
+        editSource,
+        applySource,
+        showLine,
+        setWhyStep,
         select,
         selectVersion,
         setStep,
@@ -537,6 +718,7 @@ function panelContext() {
 // swallow the click, and diffs and presence updates can arrive many times a second.
 let treeListShown = '';
 let timelineShown = '';
+let sourceShown = '';
 
 function renderTreeList() {
     const signature = JSON.stringify([state.trees, state.treeId]);
@@ -553,7 +735,7 @@ function renderTreeList() {
                     { type: 'button', class: 'link', title: t.title || t.tree, onclick: () => selectTree(t.tree) },
                     t.tree,
                 ),
-                h('span', { class: 'meta' }, `v${t.version} · ${t.nodes} nodes · ${t.subscribers} watching`),
+                h('span', { class: 'meta' }, `${t.program ? 'Swift · ' : ''}v${t.version} · ${t.nodes} nodes · ${t.subscribers} watching`),
                 h('button', { type: 'button', class: 'icon danger', title: `delete ${t.tree}`, onclick: () => deleteTree(t.tree) }, '✕'),
             ),
         ),
@@ -648,18 +830,27 @@ function wireControls() {
         b.addEventListener('click', () => {
             state.tab = b.dataset.tab;
             timelineShown = '';
+            sourceShown = '';
             tree.update(viewModel(), { structure: false });
             render();
         });
     }
     document.addEventListener('keydown', (event) => {
-        if (state.tab !== 'order' || event.target.closest('input, textarea, select')) return;
-        if (event.key === 'ArrowRight' || event.key === 'ArrowDown') setStep(state.step + 1);
-        else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp') setStep(state.step - 1);
-        else if (event.key === 'Home') setStep(0);
-        else if (event.key === 'End') setStep(Number.MAX_SAFE_INTEGER);
+        if ((state.tab !== 'order' && state.tab !== 'why') || event.target.closest('input, textarea, select')) return;
+        const [at, to] = state.tab === 'order' ? [state.step, setStep] : [state.whyStep, setWhyStep];
+        if (event.key === 'ArrowRight' || event.key === 'ArrowDown') to(at + 1);
+        else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp') to(at - 1);
+        else if (event.key === 'Home') to(0);
+        else if (event.key === 'End') to(Number.MAX_SAFE_INTEGER);
         else return;
         event.preventDefault();
+    });
+    $('source-form').addEventListener('submit', (event) => {
+        event.preventDefault();
+        const body = { tree: $('source-tree-id').value.trim(), source: $('new-source').value };
+        const view = $('source-view').value.trim();
+        if (view) body.view = view;
+        createTree(body);
     });
     // A hash typed or pasted into the address bar (the page's own updates use replaceState, which fires nothing).
     window.addEventListener('hashchange', () => {

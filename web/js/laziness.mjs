@@ -1,7 +1,7 @@
 // What one evaluation did with every node for one key (SEMANTICS.md §2–§4), from the tree's structure and the
 // evaluation's trace. Pure: no DOM.
 
-import { DYNAMIC_TYPES, ATTACHING } from './replica.mjs';
+import { DYNAMIC_TYPES, ATTACHING } from './canopy-client.mjs';
 
 /** The categories, in legend order, with their meaning. */
 export const CATEGORIES = [

@@ -63,6 +63,7 @@ export function renderNode(el, ctx) {
     const probeKey = keySelect(replica, 'probe-key', state.key);
     const probeOut = h('output', { id: 'probe-out' });
 
+    if (replica.isProgram) return renderProgramNode(el, ctx, node, probeKey, probeOut);
     fill(
         el,
         h('h3', {}, h('span', { class: 'type' }, node.type), ' ', h('span', { class: 'id' }, node.id)),
@@ -118,14 +119,7 @@ export function renderNode(el, ctx) {
 
         replica.keys.size ? h('form', {
             class: 'stack', id: 'probe-form',
-            onsubmit: guarded(ctx, async () => {
-                try {
-                    const v = await ctx.state.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
-                    probeOut.textContent = v.present ? `= ${JSON.stringify(v.value)} (v${v.version})` : `absent (v${v.version})`;
-                } catch (error) {
-                    probeOut.textContent = [error.message, ...errorDetails(error.reply)].join(' — ');
-                }
-            }),
+            onsubmit: probeSubmit(ctx, replica, node, probeKey, probeOut),
         }, h('span', {}, 'Probe'), probeKey, h('button', { type: 'submit' }, 'Evaluate here'), probeOut) : null,
 
         h('h4', {}, 'Add a child'),
@@ -140,6 +134,37 @@ export function renderNode(el, ctx) {
             }),
         }, childType, childId, h('button', { type: 'submit' }, 'Add child')),
     );
+}
+
+/** A node of a program tree: read-only (its shape belongs to its code), with the probe. */
+function renderProgramNode(el, ctx, node, probeKey, probeOut) {
+    const replica = ctx.state.replica;
+    fill(
+        el,
+        h('h3', {}, h('span', { class: 'type' }, node.type), ' ', h('span', { class: 'id' }, node.id)),
+        h('p', { class: 'note' }, 'A node of a program tree: its code makes it, so it is not edited here. Use the live view, or change the source (Source tab); its cells and bindings are in the State tab.'),
+        h('h4', {}, 'Props'),
+        h('pre', { class: 'props-view', id: 'props-view' }, pretty(node.props)),
+        h('h4', {}, 'Modifiers (innermost first)'),
+        node.modifiers.length
+            ? h('ol', { class: 'modifiers' }, replica.modifiersJSON(node).map((m, i) => h('li', {},
+                h('code', {}, describeModifier(m)),
+                m.kind === 'onPreferenceChange' ? h('span', { class: 'reader-value' }, ` → ${readerText(replica, replica.readerId(node, i))}`) : null)))
+            : h('p', { class: 'note' }, 'none'),
+        replica.keys.size ? h('form', { class: 'stack', id: 'probe-form', onsubmit: probeSubmit(ctx, replica, node, probeKey, probeOut) },
+            h('span', {}, 'Probe'), probeKey, h('button', { type: 'submit' }, 'Evaluate here'), probeOut) : null,
+    );
+}
+
+function probeSubmit(ctx, replica, node, probeKey, probeOut) {
+    return guarded(ctx, async () => {
+        try {
+            const v = await ctx.state.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
+            probeOut.textContent = v.present ? `= ${JSON.stringify(v.value)} (v${v.version})` : `absent (v${v.version})`;
+        } catch (error) {
+            probeOut.textContent = [error.message, ...errorDetails(error.reply)].join(' — ');
+        }
+    });
 }
 
 function swap(list, i, j) {
@@ -232,7 +257,7 @@ function currentSwiftSource(replica, key) {
     if (!isSwiftKey(declaration)) return null;
     return h('section', { class: 'swift-call', id: 'order-swift' },
         h('h4', {}, `${key}.reduce(value:nextValue:) — Swift`),
-        sourceView(declaration.swift, { highlight: reduceLines(declaration.swift), key }));
+        sourceView(declaration.swift, { highlight: reduceLines(declaration.swift, key), key }));
 }
 
 // MARK: Readers
@@ -275,10 +300,17 @@ export function renderTimeline(el, ctx) {
                 return h('tr', { class: v === state.version ? 'selected' : '', dataset: { version: v }, onclick: () => ctx.selectVersion(v === state.version ? null : v) },
                     h('td', {}, String(v)),
                     lanes.map((s) => h('td', {}, s === d.author ? h('span', { class: 'entry', title: JSON.stringify(d.ops) },
-                        `#${d.seq} ${d.ops.map((o) => o.op).join(', ')}${d.changes.length ? ` · ${d.changes.length} fired` : ''}`) : '')));
+                        `#${d.seq} ${batchSummary(d)}${d.changes?.length ? ` · ${d.changes.length} fired` : ''}`) : '')));
             })))
             : h('p', { class: 'empty' }, `No edits since version 0 in what the log keeps (now v${state.replica.version}).`),
     );
+}
+
+/** What a batch did, in a few words: a program's event or source change, else its ops. */
+function batchSummary(d) {
+    if (d.event) return d.event.event === 'post' ? `post ${d.event.name}` : `${d.event.event} ${d.event.node?.split('/').pop() ?? ''}`;
+    if (typeof d.source === 'string') return 'setSource';
+    return (d.ops || []).map((o) => o.op).join(', ');
 }
 
 /** A session with its client name when it is (still) connected. */
@@ -300,8 +332,10 @@ function diffDetails(d, ctx) {
     return h('section', { class: 'diff-details', id: 'diff-details' },
         h('h4', {}, `v${d.version} by ${authorName(ctx.state, d.author)}, seq ${d.seq}`,
             h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest')),
-        h('ol', { class: 'ops' }, d.ops.map((op) => h('li', {}, h('code', {}, JSON.stringify(op))))),
-        d.changes.length
+        d.event || typeof d.source === 'string' ? h('p', { class: 'note' }, batchSummary(d), state.replica?.isProgram ? ' — see the Why it ran tab' : '') : null,
+        d.state?.length ? h('ul', { class: 'ops' }, d.state.map((c) => h('li', {}, h('code', {}, `${c.node} .${c.name} ${c.dropped ? 'dropped' : '= ' + JSON.stringify(c.value)}`)))) : null,
+        h('ol', { class: 'ops' }, (d.ops || []).map((op) => h('li', {}, h('code', {}, JSON.stringify(op))))),
+        d.changes?.length
             ? h('table', { class: 'grid' },
                 h('thead', {}, h('tr', {}, h('th', {}, 'reader'), h('th', {}, 'before'), h('th', {}, 'after'))),
                 h('tbody', {}, d.changes.map((c) => h('tr', {},
@@ -343,7 +377,7 @@ export function renderKeys(el, ctx) {
                 h('td', {}, isSwiftKey(k) ? h('em', {}, 'in the source') : JSON.stringify(k.default)))))),
         declarations.filter(isSwiftKey).map((k) => h('section', { class: 'swift-key', dataset: { key: k.key } },
             h('h4', {}, `${k.key} — Swift`),
-            sourceView(k.swift, { highlight: stepped === k.key ? reduceLines(k.swift) : null, key: k.key }))),
+            sourceView(k.swift, { highlight: stepped === k.key ? reduceLines(k.swift, k.key) : null, key: k.key }))),
         h('form', {
             class: 'stack', id: 'key-form',
             onsubmit: guarded(ctx, () => ctx.edit([{ op: 'declareKey', key: name.value.trim(), reducer: reducer.value, default: parseJSON(defaultValue.value, 'the default') }])),

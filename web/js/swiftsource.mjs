@@ -14,13 +14,19 @@ export function keyKind(declaration) {
 }
 
 /**
- * The 1-based lines `{ start, end }` of the `static func reduce` declaration in `source`, from its first line to the
+ * The 1-based lines `{ start, end }` of the `static func reduce` declaration in `source` (of `struct key` when the
+ * source declares several keys), from its first line to the
  * line of the brace that closes its body; null if the source has none. Braces in comments and string literals are
  * ignored (a rough lexer: enough for the subset's keys).
  */
-export function reduceLines(source) {
+export function reduceLines(source, key = null) {
     const lines = source.split('\n');
-    const start = lines.findIndex((line) => /\bstatic\s+func\s+reduce\s*\(/.test(withoutLiterals(line)));
+    const isReduce = (line) => /\bstatic\s+func\s+reduce\s*\(/.test(withoutLiterals(line));
+    // A program declares several keys in one source: the reduce after `struct KEY` is KEY's (else the first one,
+    // which a protocol extension may give every key).
+    const declared = key ? lines.findIndex((line) => new RegExp(`\\bstruct\\s+${key.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\b`).test(withoutLiterals(line))) : -1;
+    let start = declared >= 0 ? lines.findIndex((line, i) => i >= declared && isReduce(line)) : -1;
+    if (start < 0) start = lines.findIndex(isReduce);
     if (start < 0) return null;
     let depth = 0;
     let opened = false;
@@ -45,14 +51,17 @@ function withoutLiterals(line) {
 
 /**
  * The source as numbered lines (`.src-line`, each with `data-line`), the lines of `highlight` ({ start, end })
- * marked `.highlighted`. Built from text nodes: the source is never parsed as markup.
+ * marked `.highlighted` (with `around`, only the lines near it). Built from text nodes: the source is never parsed as markup.
  */
-export function sourceView(source, { highlight = null, key = '' } = {}) {
+export function sourceView(source, { highlight = null, key = '', around = null } = {}) {
     const lines = source.replace(/\n$/, '').split('\n');
     const width = String(lines.length).length;
+    // `around` ({ start, end }): only those lines and three on each side, numbered as in the whole source.
+    const first = around ? Math.max(1, around.start - 3) : 1;
+    const last = around ? Math.min(lines.length, (around.end ?? around.start) + 3) : lines.length;
     return h('pre', { class: 'swift-source', dataset: { key } },
-        lines.map((text, i) => {
-            const n = i + 1;
+        lines.slice(first - 1, last).map((text, i) => {
+            const n = first + i;
             const lit = highlight && n >= highlight.start && n <= highlight.end;
             return h('div', { class: lit ? 'src-line highlighted' : 'src-line', dataset: { line: n } },
                 h('span', { class: 'ln', 'aria-hidden': 'true' }, String(n).padStart(width, ' ')),

@@ -2,7 +2,7 @@
 // as smoothly as a small one. Rows are recomputed when the tree, the collapsed set or the filter change.
 
 import { h, short } from './dom.mjs';
-import { ATTACHING } from './replica.mjs';
+import { ATTACHING } from './canopy-client.mjs';
 
 const ROW_HEIGHT = 24;
 const OVERSCAN = 12;
