@@ -620,6 +620,8 @@ function render() {
     $('center-body').classList.toggle('with-preview', program);
     preview.highlight(state.tab === 'why' ? currentWhyNode() : null);
     for (const b of document.querySelectorAll('.tabs button.program-tab')) b.hidden = !program;
+    // Source lines need room: the panel is wider while they are shown.
+    document.querySelector('.layout').classList.toggle('wide-panel', program && (state.tab === 'source' || state.tab === 'why'));
     renderTreeList();
     renderLegend();
     for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));

@@ -261,7 +261,8 @@ export class Preview {
             }
             case 'Stepper': {
                 setText(parts.label, text(p.title ?? p.label));
-                setText(parts.out, formatNumber(p.value));
+                // SwiftUI shows the label only; the value is shown when there is no label to carry it.
+                setText(parts.out, parts.label.textContent ? '' : formatNumber(p.value));
                 parts.minus.disabled = parts.plus.disabled = look.disabled;
                 break;
             }

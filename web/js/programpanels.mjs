@@ -139,7 +139,12 @@ function annotated(source, diagnostics) {
         const row = view.querySelector(`.src-line[data-line="${line}"]`);
         if (!row) continue;
         row.classList.add('diagnosed');
-        for (const d of list) row.after(h('div', { class: 'diagnostic', dataset: { line } }, `${' '.repeat(d.column + 3)}^ ${d.message}`));
+        const gutter = row.querySelector('.ln').textContent.replace(/./g, ' ');
+        for (const d of list.slice().reverse()) {
+            row.after(h('div', { class: 'src-line diagnostic', dataset: { line } },
+                h('span', { class: 'ln', 'aria-hidden': 'true' }, gutter),
+                h('code', {}, `${' '.repeat(Math.max(0, d.column - 1))}^ ${d.message}`)));
+        }
     }
     return view;
 }
