@@ -111,4 +111,15 @@ struct TransactionLog {
     mutating func step(_ fields: JSONObject) {
         if tracing { trace.append(TraceEvent(.program(fields), depth: 0)) }
     }
+
+    /// A step with the place in the program source of the code it ran: `line` and `column`, 1-based, when known.
+    mutating func step(_ fields: JSONObject, at location: SourceLocation?) {
+        guard tracing else { return }
+        var o = fields
+        if let location, location.line > 0 {
+            o["line"] = .int(Int64(location.line))
+            o["column"] = .int(Int64(location.column))
+        }
+        trace.append(TraceEvent(.program(o), depth: 0))
+    }
 }
