@@ -25,6 +25,8 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var dirty: [ViewInstance] = []
     /// `onChange` closures due: node, closure, old and new value.
     var pendingOnChange: [(String, Value, Value, Value)] = []
+    /// Set while an inspector reads the tree: Swift code it runs (a `Binding(get:)` closure) cannot change a cell.
+    var readOnly = false
 
     init(compiled: CompiledProgram, spec: ProgramSpec, limits: Limits) {
         self.compiled = compiled
@@ -49,7 +51,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     }
 
     func write(_ box: StateBox, _ value: Value) {
-        if box.value == value { return }
+        if readOnly || box.value == value { return }
         log.noteWrite(box)
         box.value = value
         if log.tracing, case .state(let node, let name) = box.kind {
