@@ -168,6 +168,12 @@ public protocol ProgramInstance: AnyObject, Sendable {
     /// Replaces the source (hot reload) as one transaction: views that still exist keep their cells. A source that
     /// does not compile is `compile_error` and changes nothing.
     func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction
+    /// What the node `node` holds and sees, for an inspector, without changing anything: `view` (the view struct's
+    /// name, only for an instance of one), `cells` (`[{"name","value"}]`, its `@State`), `bindings` (`[{"name",
+    /// "value", "cell":{"node","name"}, "path"}]`, or `"computed":true`, or `"constant":true`) and `environment`
+    /// (`[{"key","value","from"}]`, `from` absent for a default). `no_such_node` for an unknown node;
+    /// `runtime_error` or `too_expensive` when a computed binding's getter faults.
+    func inspect(node: String) throws(CanopyError) -> JSONObject
 }
 
 /// A program tree as `ProgramRuntime.start` made it.

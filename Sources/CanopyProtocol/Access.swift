@@ -2,7 +2,7 @@ import CanopyCore
 
 /// What a session may do (PROTOCOL.md, "Session").
 public enum Role: String, Sendable, Comparable, CaseIterable {
-    /// Read: list, subscribe, probe, history.
+    /// Read: list, subscribe, probe, inspect, history.
     case viewer
     /// Read and edit.
     case editor

@@ -71,12 +71,13 @@ extension ProtocolMachine {
         case "event": return try event(s, o, rid: rid, now: now)
         case "setSource": return try setSource(s, o, rid: rid, now: now)
         case "probe": return try probe(s, o, rid: rid)
+        case "inspect": return try inspect(s, o, rid: rid)
         case "history": return try history(s, o, rid: rid)
         default:
             throw CanopyError(
                 .unknownType,
                 "unknown message type \"\(type)\" (expected hello, listTrees, createTree, deleteTree, subscribe, "
-                    + "unsubscribe, edit, event, setSource, probe, history)")
+                    + "unsubscribe, edit, event, setSource, probe, inspect, history)")
         }
     }
 

@@ -27,6 +27,22 @@ extension ProtocolMachine {
         return sequence(ReplyTo(session: s, rid: rid), id, seq: seq, .source(source), now: now)
     }
 
+    /// `{"type":"inspect","tree","node"}`: what a program tree's node holds and sees (its view struct, cells,
+    /// bindings, environment), answered with `inspected`. A read, like `probe`: needs `viewer`, changes nothing.
+    mutating func inspect(_ s: SessionID, _ o: JSONObject, rid: JSON?) throws(CanopyError) -> [ProtocolAction] {
+        let id = try existingTree(s, o, .viewer, "read this tree")
+        guard let node = o["node"]?.string else { throw CanopyError(.badMessage, "inspect: \"node\" must be a string") }
+        guard let program = channels[id]!.program else {
+            throw CanopyError(.badMessage, "inspect: \"\(id)\" is not a program tree")
+        }
+        var reply: JSONObject = [
+            "type": "inspected", "tree": .string(id), "version": .int(Int64(channels[id]!.tree.version)),
+            "node": .string(node),
+        ]
+        reply.merge(try program.inspect(node: node))
+        return [send(s, .object(reply), rid: rid)]
+    }
+
     private func requireProgram(_ id: String, _ type: String) throws(CanopyError) {
         guard channels[id]!.program == nil else { return }
         throw CanopyError(

@@ -174,6 +174,20 @@ extension Machine {
         }
     }
 
+    /// Where a function value's code is written: a closure's `{`, a function's or method's declaration (`nil` for
+    /// library functions and what is not a function).
+    package func sourceLocation(of f: Value) -> SourceLocation? {
+        guard case .function(let c) = f.unboxed else { return nil }
+        let location: SourceLocation
+        switch c.kind {
+        case .function: location = unsafeDowncast(c, to: Function.self).location
+        case .closure: location = unsafeDowncast(c, to: Closure.self).function.location
+        case .bound: location = unsafeDowncast(c, to: BoundMethod.self).function.location
+        case .native, .nextValue: return nil
+        }
+        return location.line > 0 ? location : nil
+    }
+
     /// Writes through a binding value.
     package func assign(binding: Value, _ value: Value) throws(ScriptFault) {
         guard case .binding(let b) = binding.unboxed else { throw fault("this value is not a Binding") }

@@ -16,8 +16,13 @@ extension ProgramTree {
         if event.event == "post" {
             guard let name = event.name else { throw CanopyError(.badEvent, "a post event needs the notification's \"name\"") }
             return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
-                log.step(["e": "action", "event": "post", "name": .string(name)])
-                try script { () throws(ScriptFault) in try post(name) }
+                let actions = receivers(of: name)
+                log.step(
+                    ["e": "action", "event": "post", "name": .string(name)],
+                    at: actions.first.flatMap(machine.sourceLocation(of:)))
+                try script { () throws(ScriptFault) in
+                    for a in actions { _ = try call(a, [.string(name)]) }
+                }
             }
         }
         guard let id = event.node else { throw CanopyError(.badEvent, "a \(event.event) event needs the \"node\" it happens on") }
@@ -29,7 +34,7 @@ extension ProgramTree {
         }
         let value = try checkedValue(event, node)
         return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
-            log.step(["e": "action", "node": .string(id), "event": .string(event.event)])
+            log.step(["e": "action", "node": .string(id), "event": .string(event.event)], at: actionLocation(event.event, node))
             try script { () throws(ScriptFault) in try dispatch(event.event, value, node) }
         }
     }
@@ -84,6 +89,23 @@ extension ProgramTree {
         default:
             break
         }
+    }
+
+    /// Where the code an event runs is written, for its trace step: the handler closure it calls first, else (a
+    /// binding's setter, an event without a handler) the place the control was constructed.
+    func actionLocation(_ event: String, _ node: RenderedNode) -> SourceLocation? {
+        let v = node.view
+        let handler: Value?
+        switch event {
+        case "tap": handler = v.handler("action")
+        case "focus": handler = v.handler("onEditingChanged")
+        case "commit": handler = v.handler("onCommit") ?? submitActions(node.id).first
+        case "increment": handler = v.handler("onIncrement")
+        case "decrement": handler = v.handler("onDecrement")
+        default: handler = nil
+        }
+        if let location = handler.flatMap(machine.sourceLocation(of:)) { return location }
+        return v.location.line > 0 ? v.location : nil
     }
 
     func call(_ f: Value, _ args: [Value]) throws(ScriptFault) -> Value {
@@ -148,22 +170,28 @@ extension ProgramTree {
         }
     }
 
-    /// `onSubmit` closures on the field and its ancestors' nodes, innermost first.
+    /// Runs the `onSubmit` closures on the field and its ancestors' nodes, innermost first.
     func submit(_ id: String) throws(ScriptFault) {
+        for action in submitActions(id) { _ = try call(action, []) }
+    }
+
+    /// The `onSubmit` closures on the field and its ancestors' nodes, innermost first.
+    func submitActions(_ id: String) -> [Value] {
+        var actions: [Value] = []
         var path = id
         while true {
             if let node = nodes[path] {
                 for m in node.view.modifiers {
-                    if case .action("onSubmit", let action) = m { _ = try call(action, []) }
+                    if case .action("onSubmit", let action) = m { actions.append(action) }
                 }
             }
-            guard let slash = path.lastIndex(of: "/") else { return }
+            guard let slash = path.lastIndex(of: "/") else { return actions }
             path = String(path[..<slash])
         }
     }
 
-    /// A posted notification: every `onReceive` for its name, in tree order.
-    func post(_ name: String) throws(ScriptFault) {
+    /// The closures a posted notification runs: every `onReceive` for its name, in tree order.
+    func receivers(of name: String) -> [Value] {
         var actions: [Value] = []
         func visit(_ n: RenderedNode) {
             for m in n.view.modifiers {
@@ -175,6 +203,6 @@ extension ProgramTree {
             for c in n.instance?.output ?? n.children { visit(c) }
         }
         if let rootNode { visit(rootNode) }
-        for a in actions { _ = try call(a, [.string(name)]) }
+        return actions
     }
 }

@@ -15,7 +15,9 @@ extension ProgramTree {
         current = inst
         defer { current = saved }
         if log.tracing {
-            log.step(["e": "body", "node": .string(inst.id), "view": .string(info.name), "because": .array(inst.because.map { .string($0) })])
+            log.step(
+                ["e": "body", "node": .string(inst.id), "view": .string(info.name), "because": .array(inst.because.map { .string($0) })],
+                at: getter.location)
         }
         inst.isDirty = false
         inst.because = []

@@ -143,7 +143,7 @@ extension ProgramTree {
                 let index = Int(c.reader[c.reader.index(after: hash)...]), index < node.view.modifiers.count,
                 case .onPreferenceChange(let key, let action) = node.view.modifiers[index]
             else { continue }
-            log.step(["e": "perform", "reader": .string(c.reader), "node": .string(c.node)])
+            log.step(["e": "perform", "reader": .string(c.reader), "node": .string(c.node)], at: machine.sourceLocation(of: action))
             let scriptKey = compiled.keysByName[keyName(key)]
             let value = c.value.map { scriptKey?.decodeValue($0) ?? .null } ?? scriptKey?.defaultScriptValue ?? .null
             _ = try machine.call(value: action, [value], site: machine.site)
@@ -191,7 +191,7 @@ extension ProgramTree {
         let queued = pendingOnChange
         pendingOnChange = []
         for (node, action, old, new) in queued {
-            log.step(["e": "onChange", "node": .string(node)])
+            log.step(["e": "onChange", "node": .string(node)], at: machine.sourceLocation(of: action))
             let arity = machine.arity(of: action)
             let args: [Value] = arity == 0 ? [] : arity == 1 ? [new] : [old, new]
             _ = try machine.call(value: action, args, site: machine.site)

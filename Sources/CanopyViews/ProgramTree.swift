@@ -25,6 +25,8 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var dirty: [ViewInstance] = []
     /// `onChange` closures due: node, closure, old and new value.
     var pendingOnChange: [(String, Value, Value, Value)] = []
+    /// Set while an inspector reads the tree: Swift code it runs (a `Binding(get:)` closure) cannot change a cell.
+    var readOnly = false
 
     init(compiled: CompiledProgram, spec: ProgramSpec, limits: Limits) {
         self.compiled = compiled
@@ -49,7 +51,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     }
 
     func write(_ box: StateBox, _ value: Value) {
-        if box.value == value { return }
+        if readOnly || box.value == value { return }
         log.noteWrite(box)
         box.value = value
         if log.tracing, case .state(let node, let name) = box.kind {
@@ -110,5 +112,16 @@ struct TransactionLog {
 
     mutating func step(_ fields: JSONObject) {
         if tracing { trace.append(TraceEvent(.program(fields), depth: 0)) }
+    }
+
+    /// A step with the place in the program source of the code it ran: `line` and `column`, 1-based, when known.
+    mutating func step(_ fields: JSONObject, at location: SourceLocation?) {
+        guard tracing else { return }
+        var o = fields
+        if let location, location.line > 0 {
+            o["line"] = .int(Int64(location.line))
+            o["column"] = .int(Int64(location.column))
+        }
+        trace.append(TraceEvent(.program(o), depth: 0))
     }
 }

@@ -4,7 +4,8 @@ import CanopyCore
 /// `compile_error` with one diagnostic. A counter's root (`root`, reading sum key K) has a Text `label` showing the
 /// `@State` cell `count` of `root` and writing it to K, and a Button `button`. Events: `tap` on `button` adds the
 /// step, `setValue` (an integer) sets the count, `fault` raises a `runtime_error`, `loop` adds a warning, `post`
-/// of `reset` sets the count to 0. `blank` has no children and no cell.
+/// of `reset` sets the count to 0. `blank` has no children and no cell. `inspect` of `root` shows the view and its
+/// cells; of `label` or `button`, a Text's and a Button's nothing; of anything else, `no_such_node`.
 struct FakeProgramRuntime: ProgramRuntime {
     static let diagnostics: JSON = [["line": 1, "column": 1, "message": "expected a view"]]
     static let faultDetails: JSONObject = [
@@ -126,6 +127,17 @@ final class FakeProgram: ProgramInstance, @unchecked Sendable {  // confined to 
             }
         }
         return try transact(shape, next, tree: &tree, trace: trace, warnings: warnings)
+    }
+
+    func inspect(node: String) throws(CanopyError) -> JSONObject {
+        let nodes = shape.hasCell ? ["root", "label", "button"] : ["root"]
+        guard nodes.contains(node) else { throw CanopyError(.noSuchNode, "no node \"\(node)\"") }
+        var out: JSONObject = ["cells": [], "bindings": [], "environment": []]
+        if node == "root" {
+            out["view"] = .string(spec.view ?? "ContentView")
+            out["cells"] = .array(cells.map { ["name": .string($0.name), "value": $0.value] })
+        }
+        return out
     }
 
     func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError)

@@ -202,7 +202,7 @@ import Testing
         try message("a root without a type", ["type": "createTree", "tree": "u", "root": ["id": "r"]], "bad_message")
 
         // Trees that do or do not exist.
-        for type in ["subscribe", "unsubscribe", "probe", "history", "deleteTree"] {
+        for type in ["subscribe", "unsubscribe", "probe", "inspect", "history", "deleteTree"] {
             try message(
                 "\(type) of a missing tree", ["type": .string(type), "tree": "nope", "node": "a", "key": "S"],
                 "no_such_tree")

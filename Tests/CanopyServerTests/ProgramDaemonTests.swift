@@ -111,4 +111,9 @@ final class TapCounter: ProgramInstance, @unchecked Sendable {  // confined to t
     func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
         throw CanopyError(.compileError, "the source is fixed")
     }
+
+    func inspect(node: String) throws(CanopyError) -> JSONObject {
+        guard node == "root" else { throw CanopyError(.noSuchNode, "only the root") }
+        return ["view": "ContentView", "cells": [["name": "count", "value": .int(count)]], "bindings": [], "environment": []]
+    }
 }

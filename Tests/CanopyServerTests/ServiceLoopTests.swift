@@ -502,7 +502,7 @@ import CanopySupport
         try FileManager.default.removeItem(atPath: examples.root + "/b-navigation.json")
         let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
         let files = try JSONParser.parse(bytes: response.body).array?.compactMap { $0["file"]?.string }
-        #expect(files == ["0-first.json", "a-laziness.json", "c-untitled.json"])
+        #expect(files == ["0-first.json", "a-laziness.json", "c-untitled.json", "d-signup.swift", "e_BareProgram.swift"])
     }
 
     @Test func servesAnExampleFileAsJSON() throws {
@@ -516,9 +516,25 @@ import CanopySupport
         #expect(response.text == TestExamples.laziness)
     }
 
+    @Test func servesAnExampleProgramAsPlainText() throws {
+        let examples = try TestExamples()
+        defer { examples.remove() }
+        let server = try TestServer { $0.examplesRoot = examples.root }
+        defer { server.stop() }
+        let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/d-signup.swift"))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/plain; charset=utf-8")
+        #expect(response.headers["x-content-type-options"] == "nosniff")
+        #expect(response.text == TestExamples.signup)
+        // One the index leaves out for its header is still a file of the directory.
+        #expect(try TestHTTP.get(port: server.port, path: "/examples/f-bad-header.swift")?.status == 200)
+    }
+
     @Test(arguments: [
         ("/examples/.hidden.json", 404), ("/examples/notes.txt", 404), ("/examples/missing.json", 404),
         ("/examples/sub/deep.json", 404), ("/examples/", 404), ("/examples/escape.json", 403),
+        ("/examples/.hidden.swift", 404), ("/examples/missing.swift", 404), ("/examples/sub/deep.swift", 404),
+        ("/examples/D-SIGNUP.SWIFT", 404), ("/examples/escape.swift", 403),
     ])
     func refusesWhatIsNotATopLevelExample(path: String, status: Int) throws {
         let examples = try TestExamples()
@@ -532,6 +548,7 @@ import CanopySupport
         "/examples/../Package.swift", "/examples/../secret.json", "/examples/%2e%2e/secret.json",
         "/examples/%2E%2E/secret.json", "/examples/..%2fsecret.json", "/examples/%252e%252e/secret.json",
         "/examples/..\\secret.json", "/examples/sub/../../secret.json", "/examples/escape.json",
+        "/examples/../secret.swift", "/examples/%2e%2e/secret.swift", "/examples/escape.swift",
     ])
     func neverServesFilesOutsideTheExamplesDirectory(path: String) throws {
         let examples = try TestExamples()
@@ -585,13 +602,19 @@ import CanopySupport
         defer { examples.remove() }
         let files = ExampleFiles(directory: examples.root + "/sub/..")
         let root = try #require(files.files?.root)
-        #expect(files.resolve("/examples/a-laziness.json") == .file(path: root + "/a-laziness.json"))
+        #expect(
+            files.resolve("/examples/a-laziness.json")
+                == .file(path: root + "/a-laziness.json", contentType: "application/json"))
+        #expect(
+            files.resolve("/examples/d-signup.swift")
+                == .file(path: root + "/d-signup.swift", contentType: "text/plain; charset=utf-8"))
         #expect(files.resolve("/examples/index.json") == .index(TestExamples.index))
         for path in ["/examples/../secret.json", "/examples/%2e%2e/secret.json", "/examples/..\\x.json",
-                     "/examples/escape.json"] {
+                     "/examples/escape.json", "/examples/escape.swift", "/examples/../secret.swift"] {
             #expect(files.resolve(path) == .forbidden, "\(path)")
         }
-        for path in ["/examples/.hidden.json", "/examples/notes.txt", "/examples/sub/deep.json", "/examples/"] {
+        for path in ["/examples/.hidden.json", "/examples/notes.txt", "/examples/sub/deep.json", "/examples/",
+                     "/examples/.hidden.swift", "/examples/sub/deep.swift"] {
             #expect(files.resolve(path) == .notFound, "\(path)")
         }
         #expect(ExampleFiles(directory: nil).resolve("/examples/index.json") == .index([]))
@@ -932,10 +955,20 @@ struct TestSite {
 struct TestExamples {
     static let secret = "TOP-SECRET-EXAMPLE"
     static let laziness = #"{"tree":"laziness","title":"Laziness","keys":[],"root":{"id":"root","type":"Root"}}"#
+    static let signup = """
+        // canopy: view=SignupForm title="Signup" description="A form." previewModifiers=SampleData,Dark
+        struct SignupForm: View { var body: some View { Text("sign up") } }
+
+        """
     static let index: JSON = [
         ["file": "a-laziness.json", "tree": "laziness", "title": "Laziness"],
         ["file": "b-navigation.json", "tree": "navigation", "title": "Navigation overrides"],
         ["file": "c-untitled.json", "tree": "untitled"],
+        [
+            "file": "d-signup.swift", "tree": "d-signup", "title": "Signup", "program": true, "view": "SignupForm",
+            "description": "A form.", "previewModifiers": ["SampleData", "Dark"],
+        ],
+        ["file": "e_BareProgram.swift", "tree": "e-bare-program", "program": true],
     ]
     let directory: String
     var root: String { directory + "/examples" }
@@ -954,10 +987,18 @@ struct TestExamples {
             "notes.txt": #"{"tree":"notes"}"#,
             "sub/deep.json": #"{"tree":"deep"}"#,
             "../secret.json": #"{"tree":"secret","title":"\#(Self.secret)"}"#,
+            "d-signup.swift": Self.signup,
+            "e_BareProgram.swift": "struct ContentView: View { var body: some View { Text(\"hi\") } }\n",
+            "f-bad-header.swift": "// canopy: colour=red\nstruct ContentView: View {}\n",
+            ".hidden.swift": "// canopy: title=Hidden\n",
+            "sub/deep.swift": "// canopy: title=Deep\n",
+            "../secret.swift": "// canopy: title=\(Self.secret)\n",
         ]
         for (name, content) in files { try write(name, content) }
         try FileManager.default.createSymbolicLink(
             atPath: root + "/escape.json", withDestinationPath: directory + "/secret.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/escape.swift", withDestinationPath: directory + "/secret.swift")
     }
 
     func write(_ name: String, _ content: String) throws {

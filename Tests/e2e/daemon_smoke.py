@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """End-to-end smoke test of a real canopyd process: start it on a free port with the examples, drive it with two
-WebSocket clients, then SIGTERM it and expect a clean exit. Then the examples' symlink rule (docs/security.md, "Files
-and disk"): a link leading outside the examples directory stops the first start, one inside is loaded.
+WebSocket clients, read the examples over HTTP, then SIGTERM it and expect a clean exit. Then the examples' symlink
+rule (docs/security.md, "Files and disk"): a link leading outside the examples directory stops the first start, one
+inside is loaded.
 Usage: daemon_smoke.py PATH/TO/canopyd"""
-import asyncio, json, os, shutil, subprocess, sys, tempfile
+import asyncio, json, os, shutil, subprocess, sys, tempfile, urllib.request
 
 import websockets
 
@@ -51,6 +52,23 @@ async def scenario(port):
         check("bad_json keeps the connection", err.get("code") == "bad_json", err)
         await a.send(json.dumps({"type": "listTrees"}))
         check("connection still healthy", (await recv(a)).get("type") == "trees")
+
+
+def examples_over_http(port):
+    """The index lists every shipped example, programs with their header; a program is served as plain text."""
+    base = f"http://127.0.0.1:{port}/examples/"
+    with urllib.request.urlopen(base + "index.json", timeout=5) as r:
+        index = json.loads(r.read())
+    shipped = sorted(f for f in os.listdir(os.path.join(ROOT, "config", "examples")) if f.endswith((".json", ".swift")))
+    check("the example index lists every shipped example", [e["file"] for e in index] == shipped, index)
+    signup = next((e for e in index if e["file"] == "validated-signup.swift"), {})
+    check("a program's index entry", signup.get("program") is True and signup.get("tree") == "validated-signup"
+          and signup.get("view") == "SignupForm" and signup.get("title"), signup)
+    with urllib.request.urlopen(base + "validated-signup.swift", timeout=5) as r:
+        body, content_type = r.read(), r.headers.get("Content-Type")
+    with open(os.path.join(ROOT, "config", "examples", "validated-signup.swift"), "rb") as f:
+        check("a program is served as its text", body == f.read() and content_type == "text/plain; charset=utf-8",
+              content_type)
 
 
 async def list_trees(port):
@@ -101,6 +119,7 @@ def main():
     if port:
         try:
             asyncio.run(scenario(port))
+            examples_over_http(port)
         except Exception as e:  # a hang or a dropped connection is a failure, not a crash of the test
             check("scenario ran", False, repr(e))
     code = stop_daemon(daemon)

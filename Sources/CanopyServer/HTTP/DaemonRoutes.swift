@@ -26,7 +26,7 @@ public final class DaemonRoutes: HTTPRoutes, @unchecked Sendable {  // called on
             switch examples.resolve(path) {
             case .index(let list):
                 return .content(status: 200, body: Array(list.encoded().utf8), contentType: "application/json")
-            case .file(let file): return .file(path: file, contentType: "application/json")
+            case .file(let file, let contentType): return .file(path: file, contentType: contentType)
             case .forbidden: return .text(403, "forbidden\n")
             case .notFound: return .text(404, "not found\n")
             }

@@ -34,15 +34,19 @@ struct StaticFiles: Sendable {
     ]
 
     let directory: ConfinedDirectory
+    /// The content types served, by lowercased extension.
+    let types: [String: String]
     /// The web root's real path, without a trailing slash (except for `/` itself).
     var root: String { directory.root }
 
-    /// Resolves `webRoot` once; it must be an existing directory.
-    init(webRoot: String) throws(ServiceLoopError) {
+    /// Resolves `webRoot` once; it must be an existing directory. Only files whose extension `contentTypes` lists
+    /// are served.
+    init(webRoot: String, contentTypes: [String: String] = Self.contentTypes) throws(ServiceLoopError) {
         guard let directory = ConfinedDirectory(webRoot) else {
             throw ServiceLoopError(.invalidConfiguration, "webRoot \(webRoot) is not an existing directory")
         }
         self.directory = directory
+        types = contentTypes
     }
 
     /// What `requestPath` (the decoded path of a GET, without the query) names under the root.
@@ -55,7 +59,9 @@ struct StaticFiles: Sendable {
             if segment.hasPrefix(".") { return .notFound }
         }
         if requestPath.hasSuffix("/") { segments.append("index.html") }
-        guard let name = segments.last, let contentType = Self.contentType(forName: name) else { return .notFound }
+        guard let name = segments.last, let contentType = Self.contentType(forName: name, in: types) else {
+            return .notFound
+        }
         switch directory.lookup(segments.joined(separator: "/")) {
         case .file(let real): return .file(path: real, contentType: contentType)
         case .notFound: return .notFound
@@ -63,8 +69,8 @@ struct StaticFiles: Sendable {
         }
     }
 
-    static func contentType(forName name: String) -> String? {
+    static func contentType(forName name: String, in types: [String: String] = contentTypes) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        return contentTypes[name[name.index(after: dot)...].lowercased()]
+        return types[name[name.index(after: dot)...].lowercased()]
     }
 }
