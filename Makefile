@@ -26,6 +26,7 @@ test:
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/program_cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
+	python3 Tests/e2e/program_inspector_test.py .build/debug/canopyd artifacts/program-inspector
 	swift test --disable-xctest
 
 ## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev).
