@@ -88,7 +88,7 @@ extension ProgramTree {
             // Ancestors by id: a child's id is its parent's plus one `/POSITION:Type` step (attached subtrees too).
             if let n = nodes[path] {
                 var here: [String: Value] = [:]
-                for m in n.view.modifiers {
+                for m in n.view.modifiers.reversed() {  // the innermost of a key wins, as when rendering
                     if case .environment(let key, let value) = m { here[key] = value }
                 }
                 for (key, value) in here where set[key] == nil { set[key] = (value, path) }

@@ -49,7 +49,8 @@ extension ProgramTree {
     ) throws(ScriptFault) -> RenderedNode {
         var env = environment
         var localEnv = local
-        for m in v.modifiers {
+        // Modifiers are innermost first; the innermost `.environment` of a key is the one the view sees, as in SwiftUI.
+        for m in v.modifiers.reversed() {
             if case .environment(let k, let value) = m {
                 env[k] = value
                 localEnv[k] = value

@@ -44,6 +44,31 @@ import Testing
 
     static let outer = "Root/0:VStack/0:VStack"
 
+    @Test func theInnermostOfTwoOverridesOnOneViewWins() throws {
+        let source = """
+            struct ThemeKey: EnvironmentKey {
+                static let defaultValue = "plain"
+            }
+            extension EnvironmentValues {
+                var theme: String {
+                    get { self[ThemeKey.self] }
+                    set { self[ThemeKey.self] = newValue }
+                }
+            }
+            struct Badge: View {
+                @Environment(\\.theme) var theme
+                var body: some View { Text("theme \\(theme)") }
+            }
+            struct Root: View {
+                var body: some View {
+                    VStack { Badge() }.environment(\\.theme, "inner").environment(\\.theme, "outer")
+                }
+            }
+            """
+        let p = try ProgramFixture(source, view: "Root")
+        #expect(p.node("Root/0:VStack/0:Badge/0:Text")?.props["text"] == "theme inner")
+    }
+
     @Test func readersSeeTheNearestOverrideOrTheDefault() throws {
         let p = try ProgramFixture(Self.source, view: "Root")
         #expect(p.node(Self.outer + "/0:Badge/0:Text")?.props["text"] == "theme dark")
