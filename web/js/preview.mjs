@@ -174,11 +174,19 @@ export class Preview {
                 return { type: node.type, el: h('label', { ...base, class: 'pv pv-toggle' }, input, label), parts: { input, label } };
             }
             case 'Slider': {
+                // onEditingChanged: true when a drag (or a run of arrow keys) starts, false when it ends.
+                let editing = false;
+                const begin = () => {
+                    if (!editing) this.send(id, 'focus', (editing = true));
+                };
                 const input = h('input', {
                     type: 'range', class: 'pv-slider',
-                    oninput: () => this.send(id, 'setValue', Number(input.value)),
-                    onpointerdown: () => this.send(id, 'focus', true),
-                    onchange: () => this.send(id, 'focus', false),
+                    oninput: () => {
+                        begin();
+                        this.send(id, 'setValue', Number(input.value));
+                    },
+                    onpointerdown: begin,
+                    onchange: () => editing && this.send(id, 'focus', (editing = false)),
                 });
                 const out = h('output', { class: 'pv-value' });
                 return { type: node.type, el: h('label', { ...base, class: 'pv pv-slider-row' }, input, out), parts: { input, out } };

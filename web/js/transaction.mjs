@@ -65,7 +65,7 @@ export function transactionSteps({ diff, events, version, replica }) {
             case 'action':
                 steps.push({
                     kind: 'action', node: e.node ?? null, line: e.line ?? null,
-                    text: e.event === 'post' ? `onReceive(${e.name})` : `${e.event} handler of ${leaf(e.node)}`,
+                    text: e.event === 'post' ? `onReceive(${e.name})` : `${e.event} on ${leaf(e.node)}`,
                 });
                 break;
             case 'body': {
