@@ -10,8 +10,7 @@ setSource from the Source tab (a compile error, then a hot reload), the Why it r
 source, the tree list against the header, and the demo page of the client library. It measures how long a keystroke
 typed in A takes until B has drawn it and writes the numbers to ARTIFACTS_DIR/keystrokes.json (default
 artifacts/program-inspector), with screenshots. Exits non-zero if any check fails; every failure is printed with its
-detail. Checks that depend on daemon features still being added (`line` in trace events, the `inspect` request)
-run when the daemon has them and are reported as skipped otherwise.
+detail.
 """
 import json, math, os, re, shutil, statistics, sys, tempfile, time, traceback, urllib.parse
 
@@ -24,16 +23,10 @@ from inspector_test import (Client, Daemon, browser, canonical, click, click_row
                             retrying, settle, tab, text, texts, value, wait_until)
 
 check = Checks(verbose=True)
-notes = []  # what was skipped, and why: printed with the summary
 
 SIGNUP = "validated-signup"
 GALLERY = "controls-gallery"
 KEYSTROKES = 100
-
-
-def note(message):
-    notes.append(message)
-    print(f"note {message}")
 
 
 # MARK: the program trees, read from the daemon (not from the page)
@@ -327,10 +320,8 @@ class Run:
                                         target + ' .node-link[data-node="SignupForm"]') and ".email" in text(B, target)
                              and text(B, '#node-bindings tr[data-name="text"] td.value') == '"ann@example.com"'),
                   text(B, "#tab-state"))
-        elif inspected and "unknown" in inspected:
-            note(f"the daemon has no `inspect` request yet ({inspected.strip()}): bindings and environment not checked")
         else:
-            check("B's State tab shows bindings or says why it cannot", False, inspected)
+            check("B's State tab shows the node's bindings (the inspect request answered)", False, inspected)
 
     # 2. A keeps its focus and caret while B types into another field.
     def focus_and_caret(self):
@@ -421,24 +412,22 @@ class Run:
         check(f"every reduce step links to line {reduce_start} (static func reduce)",
               all(s["line"] == reduce_start for s in steps if s["kind"] == "reduce"),
               [(s["kind"], s["line"]) for s in steps])
-        # Lines of closures and bodies: only once the daemon puts `line` in its trace events.
+        # Lines of closures and bodies: the `line` the daemon puts in its trace events.
         lined = [(s, e) for s, e in zip(steps[1:], events) if e["e"] in ("action", "body", "perform", "onChange")]
-        if any("line" in e for _, e in lined):
-            check("action, body and onPreferenceChange steps link to the lines the trace gives",
-                  all(s["line"] == e.get("line") for s, e in lined), [(s["kind"], s["line"], e.get("line")) for s, e in lined])
-            # Where a Swift developer would look: the field that took the keystroke, the body that ran, the closure.
-            program = snap["program"]["source"].split("\n")
-            line_of = lambda pattern, after=0: next(i + 1 for i, l in enumerate(program) if i >= after and pattern in l)
-            field_view = line_of("struct ValidatedField")
-            want_lines = {("action", self.email): line_of("TextField(title, text: $text)", field_view),
-                          ("body", self.email_view): line_of("var body: some View", field_view),
-                          ("perform", self.form): line_of(".onPreferenceChange(ValidationMessages.self)")}
-            got_lines = {(s["kind"], s["node"]): s["line"] for s in steps if (s["kind"], s["node"]) in want_lines}
-            check("the keystroke's action links to the TextField's line, the field's body to its `var body`, the "
-                  "reader's closure to its `.onPreferenceChange`", got_lines == want_lines, (got_lines, want_lines))
-        else:
-            note("the daemon's trace events carry no `line` yet: the line links of action/body/onPreferenceChange steps "
-                 "were not checked")
+        check("the daemon's action, body and onPreferenceChange trace steps carry their source line",
+              lined and all("line" in e for _, e in lined), [e for _, e in lined])
+        check("action, body and onPreferenceChange steps link to the lines the trace gives",
+              all(s["line"] == e.get("line") for s, e in lined), [(s["kind"], s["line"], e.get("line")) for s, e in lined])
+        # Where a Swift developer would look: the field that took the keystroke, the body that ran, the closure.
+        program = snap["program"]["source"].split("\n")
+        line_of = lambda pattern, after=0: next(i + 1 for i, l in enumerate(program) if i >= after and pattern in l)
+        field_view = line_of("struct ValidatedField")
+        want_lines = {("action", self.email): line_of("TextField(title, text: $text)", field_view),
+                      ("body", self.email_view): line_of("var body: some View", field_view),
+                      ("perform", self.form): line_of(".onPreferenceChange(ValidationMessages.self)")}
+        got_lines = {(s["kind"], s["node"]): s["line"] for s in steps if (s["kind"], s["node"]) in want_lines}
+        check("the keystroke's action links to the TextField's line, the field's body to its `var body`, the "
+              "reader's closure to its `.onPreferenceChange`", got_lines == want_lines, (got_lines, want_lines))
 
         def current():
             return js(B, """return {label: document.getElementById('why-label')?.textContent,
@@ -666,9 +655,7 @@ class Run:
         probe = Client(self.port, "inspector-probe")
         reply = probe.request({"type": "inspect", "tree": "environment-preview", "node": row})
         probe.close()
-        if reply.get("type") == "error" and reply.get("code") == "unknown_type":
-            note("the daemon has no `inspect` request yet: the State tab's environment was not checked")
-            return
+        check("the daemon answers inspect for the pinned BookRow", reply.get("type") == "inspected", reply)
         click_row(B, row)
         env = """return [...document.querySelectorAll('#node-environment tr[data-key]')].map(tr => [tr.dataset.key,
             tr.querySelector('.value').textContent, tr.querySelector('.env-source .node-link')?.dataset.node ?? null])"""
@@ -851,8 +838,6 @@ def main():
                 d.quit()
         daemon.stop()
         shutil.rmtree(data, ignore_errors=True)
-    for n in notes:
-        print(f"skipped: {n}")
     check.finish("program_inspector_test", f" in {time.monotonic() - started:.0f} s (screenshots and keystrokes.json "
                                            f"in {artifacts})")
 
