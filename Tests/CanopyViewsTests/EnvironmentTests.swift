@@ -4,7 +4,8 @@ import Testing
 /// PROGRAMS.md §4: `@Environment` reads the nearest override or the key's default; a change re-runs exactly the
 /// readers below it that no nearer override shadows.
 @Suite struct EnvironmentTests {
-    static let source = """
+    /// The environment key `theme` and a view that shows it.
+    static let themeAndBadge = """
         struct ThemeKey: EnvironmentKey {
             static let defaultValue = "plain"
         }
@@ -18,6 +19,10 @@ import Testing
             @Environment(\\.theme) var theme
             var body: some View { Text("theme \\(theme)") }
         }
+
+        """
+
+    static let source = themeAndBadge + """
         struct Middle: View {
             var body: some View { HStack { Badge() } }
         }
@@ -45,20 +50,7 @@ import Testing
     static let outer = "Root/0:VStack/0:VStack"
 
     @Test func theInnermostOfTwoOverridesOnOneViewWins() throws {
-        let source = """
-            struct ThemeKey: EnvironmentKey {
-                static let defaultValue = "plain"
-            }
-            extension EnvironmentValues {
-                var theme: String {
-                    get { self[ThemeKey.self] }
-                    set { self[ThemeKey.self] = newValue }
-                }
-            }
-            struct Badge: View {
-                @Environment(\\.theme) var theme
-                var body: some View { Text("theme \\(theme)") }
-            }
+        let source = Self.themeAndBadge + """
             struct Root: View {
                 var body: some View {
                     VStack { Badge() }.environment(\\.theme, "inner").environment(\\.theme, "outer")
