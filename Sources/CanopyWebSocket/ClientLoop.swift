@@ -244,6 +244,10 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
             case .close(let id, let code, let reason):
                 guard let session = connections[id]?.session else { continue }
                 requestClose(session, code: code, reason: reason, dropQueued: false)
+            case .wake(let ids):
+                for id in ids {
+                    if let session = connections[id]?.session { lws_callback_on_writable(session.wsi) }
+                }
             }
         }
     }

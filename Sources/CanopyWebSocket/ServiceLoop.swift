@@ -317,6 +317,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             case .close(let id, let code, let reason):
                 guard let session = sessions[id] else { continue }
                 requestClose(session, code: code, reason: reason, dropQueued: false, cause: .unauthorized)
+            case .wake(let ids):
+                for id in ids { if let session = sessions[id] { lws_callback_on_writable(session.wsi) } }
             }
         }
     }

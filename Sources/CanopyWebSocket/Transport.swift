@@ -13,10 +13,16 @@ extension OutgoingMessage {
     /// header is the same for every session (a server does not mask and uses no extension), and lws copies whatever
     /// a socket does not take at once. Server sessions only, on the service thread; needs `canWriteInPlace`.
     func writeInPlace(_ wsi: OpaquePointer) -> Int32 {
+        writeInPlace(wsi, protocol: LWS_WRITE_TEXT)
+    }
+
+    /// `writeInPlace` with the frame kind and flags given (the first fragment of a message with a tail is a text
+    /// frame without FIN).
+    func writeInPlace(_ wsi: OpaquePointer, protocol kind: lws_write_protocol) -> Int32 {
         let length = count
         let offset = headroom
         return framed.withUnsafeMutableBufferPointer { buffer in
-            lws_write(wsi, buffer.baseAddress! + offset, length, LWS_WRITE_TEXT)
+            lws_write(wsi, buffer.baseAddress! + offset, length, kind)
         }
     }
 }
@@ -27,6 +33,8 @@ public enum TransportAction: Sendable {
     case send(SessionID, OutgoingMessage)
     /// Send a close frame with this code and reason, then drop the session.
     case close(SessionID, code: UInt16, reason: String)
+    /// These sessions' queues hold a message whose shared tail has just become ready: write again.
+    case wake([SessionID])
 }
 
 /// The protocol layer as the transport sees it. Every call happens on the service thread, one at a time.

@@ -41,6 +41,10 @@ final class TransportSession {
     /// A server session writes each message from its shared buffer (`OutgoingMessage.writeInPlace`); a client one
     /// copies it into `writeBuffer` first, since lws masks a client's payload in place.
     private let writesInPlace: Bool
+    /// The message whose shared tail is being written, one fragment of up to `fragmentBytes` at a time, and how many
+    /// of the tail's bytes are out: a large snapshot goes out over many passes of the loop, between other sessions'
+    /// writes, instead of in one `lws_write` that lws would have to buffer.
+    private var fragmenting: (message: OutgoingMessage, sent: Int)?
     /// A client session's copy of the last message written, behind `LWS_PRE` head-room. With permessage-deflate lws
     /// may still read it until the next writeable callback, so it is replaced only there (or freed with the session).
     private var writeBuffer: UnsafeMutableRawBufferPointer?
@@ -96,6 +100,9 @@ final class TransportSession {
 
     /// Most messages one WRITEABLE callback writes, so one busy session cannot hold up the others on its loop.
     static let maxMessagesPerWriteable = 64
+    /// Bytes of a shared tail in one continuation frame, and how many such frames one callback writes at most.
+    static let fragmentBytes = 256 << 10
+    static let maxFragmentsPerWriteable = 4
 
     /// The WRITEABLE callback: writes the next queued message, or sends the pending close once the queue is empty.
     /// Returns what the callback returns.
@@ -110,6 +117,13 @@ final class TransportSession {
     /// takes seconds) the output fell hopelessly behind what the loop read and evaluated in the same pass.
     func writeNext(written: inout Written) -> Int32 {
         guard !closeFrameRequested else { return 0 }
+        if fragmenting != nil { return writeFragments(&written) }
+        // A message whose tail is still being encoded waits, and what is queued behind it too (order holds); the
+        // encoder's completion wakes the session.
+        if queueHead < queue.count, let tail = queue[queueHead].tail, !tail.isReady {
+            if !tail.waiters.contains(id) { tail.waiters.append(id) }
+            return 0
+        }
         guard let first = dequeue() else {
             if let close = pendingClose {
                 // lws now sends the close frame and waits for the peer's; it may still call back writeable
@@ -122,6 +136,7 @@ final class TransportSession {
         }
         var message = first
         while true {
+            if message.tail != nil { return startFragments(message, &written) }
             let result =
                 writesInPlace && message.canWriteInPlace
                 ? message.writeInPlace(wsi) : lws_write(wsi, prepareWrite(message), message.count, LWS_WRITE_TEXT)
@@ -132,11 +147,60 @@ final class TransportSession {
             // must stay untouched until the next callback. lws reports a socket that buffered part of a write as
             // choked.
             guard writesInPlace, written.messages < Self.maxMessagesPerWriteable, queueHead < queue.count,
-                queue[queueHead].canWriteInPlace, lws_send_pipe_choked(wsi) == 0, let next = dequeue()
+                queue[queueHead].canWriteInPlace, queue[queueHead].tail == nil, lws_send_pipe_choked(wsi) == 0,
+                let next = dequeue()
             else { break }
             message = next
         }
         if hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Writes the head of a message with a tail as a text frame without FIN, then the tail's first fragments.
+    private func startFragments(_ message: OutgoingMessage, _ written: inout Written) -> Int32 {
+        let kind = lws_write_protocol(rawValue: LWS_WRITE_TEXT.rawValue | LWS_WRITE_NO_FIN.rawValue)
+        let result =
+            writesInPlace && message.canWriteInPlace
+            ? message.writeInPlace(wsi, protocol: kind) : lws_write(wsi, prepareWrite(message), message.count, kind)
+        guard result >= 0 && Int(result) >= message.count else { return -1 }
+        written.bytes += message.count
+        fragmenting = (message, 0)
+        // A copied head's buffer must stay untouched until the next callback: the tail starts there.
+        guard writesInPlace, lws_send_pipe_choked(wsi) == 0 else {
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        return writeFragments(&written)
+    }
+
+    /// Writes the next fragments of the tail being sent (copied behind head-room: the shared buffer holds no room
+    /// for a frame header in the middle), the last one with FIN.
+    private func writeFragments(_ written: inout Written) -> Int32 {
+        guard let (message, start) = fragmenting, let tail = message.tail else { return 0 }
+        var sent = start
+        var frames = 0
+        while true {
+            let n = min(Self.fragmentBytes, tail.count - sent)
+            let last = sent + n == tail.count
+            let kind = lws_write_protocol(
+                rawValue: LWS_WRITE_CONTINUATION.rawValue | (last ? 0 : LWS_WRITE_NO_FIN.rawValue))
+            let payload = tail.bytes.withUnsafeBytes { all in
+                prepareWrite(UnsafeRawBufferPointer(rebasing: all[sent..<(sent + n)]))
+            }
+            let result = lws_write(wsi, payload, n, kind)
+            guard result >= 0 && Int(result) >= n else { return -1 }
+            sent += n
+            frames += 1
+            written.bytes += n
+            if last {
+                fragmenting = nil
+                written.messages += 1
+                break
+            }
+            fragmenting = (message, sent)
+            guard writesInPlace, frames < Self.maxFragmentsPerWriteable, lws_send_pipe_choked(wsi) == 0 else { break }
+        }
+        if fragmenting != nil || hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }
 
@@ -146,7 +210,10 @@ final class TransportSession {
     func requestClose(code: UInt16, reason: String, dropQueued: Bool, timeoutSeconds: Int) {
         guard pendingClose == nil else { return }
         pendingClose = .init(code: code, reason: reason)
-        if dropQueued { dropQueue() }
+        if dropQueued {
+            dropQueue()
+            fragmenting = nil  // the close frame may come between a message's fragments (RFC 6455 §5.4)
+        }
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: max(1, timeoutSeconds)))
         lws_callback_on_writable(wsi)
     }
@@ -215,8 +282,13 @@ final class TransportSession {
     /// when lws is done with the previous write) and returns the payload's start. A buffer much larger than needed
     /// is given back so one big message does not pin memory for the session's life.
     func prepareWrite(_ message: OutgoingMessage) -> UnsafeMutablePointer<UInt8> {
+        message.withPayload { prepareWrite($0) }
+    }
+
+    /// Copies `bytes` behind `LWS_PRE` head-room into the write buffer and returns where they start (see above).
+    func prepareWrite(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
         let pre = canopy_lws_pre()
-        let needed = pre + message.count
+        let needed = pre + bytes.count
         if let buffer = writeBuffer, buffer.count < needed || (buffer.count > 256 << 10 && needed < buffer.count / 4) {
             buffer.deallocate()
             writeBuffer = nil
@@ -225,9 +297,7 @@ final class TransportSession {
             writeBuffer ?? .allocate(byteCount: max(needed, 4096), alignment: MemoryLayout<UInt64>.alignment)
         writeBuffer = buffer
         let payload = buffer.baseAddress! + pre
-        message.withPayload { bytes in
-            if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
-        }
+        if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
         return payload.assumingMemoryBound(to: UInt8.self)
     }
 }

@@ -160,6 +160,8 @@ final class TestWebSocket {
     let acceptedProtocol: String?
     var answersPings = true
     private(set) var pingsSeen = 0
+    /// Data frames (text, binary and continuation) received so far: a message sent in fragments counts each.
+    private(set) var dataFramesSeen = 0
 
     /// Connects (or reuses `existing`, a kept-alive HTTP connection) and upgrades; throws with the status if the
     /// server does not switch protocols.
@@ -259,6 +261,7 @@ final class TestWebSocket {
             guard let payload = try socket.read(length) else { return .end }
             switch opcode {
             case 0, 1, 2:
+                dataFramesSeen += 1
                 message += payload
                 if final { return .text(String(decoding: message, as: UTF8.self)) }
             case 8:
