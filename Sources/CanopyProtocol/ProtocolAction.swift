@@ -13,6 +13,10 @@ public enum ProtocolAction: Sendable {
     /// Encode the tree (with the batch identities that must survive compaction, and a program tree's spec and cells)
     /// off the service thread, store it as the tree's snapshot at `ticket.version`, and answer `snapshotWritten`.
     case writeSnapshot(SnapshotTicket, Tree, acks: [AckRecord], program: StoredProgram?)
+    /// Encode a snapshot body off the service thread (`job.encode()`), fill `job.tail` with it, then — back on the
+    /// service thread — mark the tail ready and wake the sessions waiting for it. Messages holding the tail are sent
+    /// before this action (they wait in their queues meanwhile).
+    case encodeSnapshot(SnapshotJob)
     /// Read logged diffs `read.from…read.to` of a tree from the store and answer `historyRead`.
     case readHistory(HistoryRead)
     /// A line for the daemon's log.

@@ -102,7 +102,7 @@ extension ProtocolMachine {
         channels[id] = channel
         for i in channel.subscribers.indices {
             let sub = channel.subscribers[i]
-            out.append(send(sub.session, snapshot(id, trace: sub.traced), rid: nil))
+            out += snapshotActions(sub.session, id, trace: sub.traced, rid: nil)
             channels[id]!.subscribers[i].joinedAt = channel.tree.version
             channels[id]!.subscribers[i].catchingUp = false
         }

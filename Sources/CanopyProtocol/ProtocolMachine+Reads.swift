@@ -52,11 +52,12 @@ extension ProtocolMachine {
     /// The tree's snapshot to `s`, at once, or — when it shows batches whose commit is under way — right after the
     /// last of them is released.
     mutating func sendSnapshot(_ s: SessionID, _ id: String, trace: Bool, rid: JSON?) -> [ProtocolAction] {
-        let action = send(s, snapshot(id, trace: trace), rid: rid)
+        let (message, encode) = snapshotMessage(s, id, trace: trace, rid: rid)
+        let encoding = encode.map { [$0] } ?? []
         let version = channels[id]!.tree.version
-        guard version > channels[id]!.durableVersion, case .send(_, let message) = action else { return [action] }
+        guard version > channels[id]!.durableVersion else { return [.send(s, message)] + encoding }
         channels[id]!.held.append(.init(session: s, version: version, message: message))
-        return []
+        return encoding
     }
 
     mutating func unsubscribe(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)

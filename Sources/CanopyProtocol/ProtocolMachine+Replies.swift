@@ -40,25 +40,43 @@ extension ProtocolMachine {
         return send(to.session, rejected(id, seq, e), rid: to.rid)
     }
 
-    /// The tree's snapshot message as of now (with the trace of a full evaluation if asked).
-    func snapshot(_ id: String, trace: Bool) -> JSON {
+    /// The tree's snapshot message to `s` as of now (with the trace of a full evaluation if asked): this session's
+    /// head, then the body shared by every subscriber at this version. The body is encoded off the service thread
+    /// (an `encodeSnapshot` action, once per version and trace flag); until it is ready the message waits in the
+    /// session's queue, and what is queued behind it waits too, so the order of messages holds.
+    mutating func snapshotMessage(_ s: SessionID, _ id: String, trace: Bool, rid: JSON?) -> (OutgoingMessage, ProtocolAction?) {
         let channel = channels[id]!
-        var o: JSONObject = [
+        var head: JSONObject = [
             "type": "snapshot", "tree": .string(id), "version": .int(Int64(channel.tree.version)),
         ]
-        o.merge(channel.about)
-        o["keys"] = .array(channel.tree.keys.map(\.json))
-        o["root"] = channel.tree.root.json
-        o["readers"] = .array(channel.tree.readers.map(\.json))
-        o["clients"] = clients(channel)
-        o["clientCount"] = .int(Int64(channel.subscribers.count))
-        if let program = channel.program {
-            o["program"] = program.spec.json
-            o["state"] = .array(program.cells.map(\.json))
-            o["previewContexts"] = .array(program.previewContexts.map(\.json))
+        head.merge(channel.about)
+        head["clients"] = clients(channel)
+        head["clientCount"] = .int(Int64(channel.subscribers.count))
+        if let rid { head["rid"] = rid }
+        var bytes: [UInt8] = []
+        JSON.object(head).write(into: &bytes)
+        bytes[bytes.count - 1] = UInt8(ascii: ",")  // the body follows: `"keys":…}`
+        let version = channel.tree.version
+        let epoch = channel.epoch
+        if let tail = channel.snapshotBodies.body(trace: trace, version: version, epoch: epoch) {
+            return (OutgoingMessage(head: bytes, tail: tail, headroom: configuration.headroom), nil)
         }
-        if trace, let t = channel.tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
-        return .object(o)
+        var program: JSONObject = [:]
+        if let p = channel.program {
+            program["program"] = p.spec.json
+            program["state"] = .array(p.cells.map(\.json))
+            program["previewContexts"] = .array(p.previewContexts.map(\.json))
+        }
+        let tail = SharedTail()
+        channels[id]!.snapshotBodies.remember(tail, trace: trace, version: version, epoch: epoch)
+        let job = SnapshotJob(tree: channel.tree, program: program, trace: trace, tail: tail)
+        return (OutgoingMessage(head: bytes, tail: tail, headroom: configuration.headroom), .encodeSnapshot(job))
+    }
+
+    /// The snapshot to `s` as actions: the message, and the body's encoding when it is the first to need it.
+    mutating func snapshotActions(_ s: SessionID, _ id: String, trace: Bool, rid: JSON?) -> [ProtocolAction] {
+        let (message, encode) = snapshotMessage(s, id, trace: trace, rid: rid)
+        return [.send(s, message)] + (encode.map { [$0] } ?? [])
     }
 
     /// The first `presenceListLimit` subscribers (a list of every one of thousands of subscribers, sent to each of

@@ -80,6 +80,8 @@ struct TreeChannel {
     /// The last stored snapshot's bytes and version: a rollback rebuilds the tree from it and the log after it.
     var base: (version: Int, bytes: [UInt8])?
     var held: [HeldSnapshot] = []
+    /// Snapshot bodies encoded (or being encoded) for subscribers at the current version.
+    var snapshotBodies = SnapshotBodies()
     /// When `clients` was last sent to the subscribers.
     var presenceSentAt = -Double.infinity
 

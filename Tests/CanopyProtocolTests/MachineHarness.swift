@@ -78,7 +78,14 @@ struct MachineHarness {
 struct Actions {
     var all: [ProtocolAction]
 
-    init(_ all: [ProtocolAction]) { self.all = all }
+    /// Also encodes the snapshot bodies the actions ask for, at once, as the runner does on its encoding queue.
+    init(_ all: [ProtocolAction]) {
+        self.all = all
+        for case .encodeSnapshot(let job) in all {
+            job.tail.fill(job.encode())
+            _ = job.tail.markReady()
+        }
+    }
 
     /// Messages sent, decoded, with their session.
     var sent: [(to: SessionID, message: JSON)] {

@@ -18,8 +18,11 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     private let store: TreeStore?
     /// Runs a job on the service thread and applies its actions (`ServiceLoop.post`); set by `attach(post:)`.
     private var post: (@Sendable (@escaping @Sendable () -> [TransportAction]) -> Void)?
-    /// Encodes snapshots off the service thread.
+    /// Encodes snapshots for the store off the service thread.
     private let snapshotQueue = DispatchQueue(label: "canopyd.snapshots")
+    /// Encodes the bodies of subscribers' snapshots off the service thread (a queue of its own: a store snapshot of
+    /// one big tree must not hold up another tree's subscribers).
+    private let subscribeQueue = DispatchQueue(label: "canopyd.subscribe-snapshots")
     /// Time the machine took for each accepted edit (apply, evaluate, encode).
     var evaluation = DurationHistogram()
 
@@ -109,6 +112,7 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
             case .persist(let ticket, let write): persist(ticket, write)
             case .writeSnapshot(let ticket, let tree, let acks, let program):
                 writeSnapshot(ticket, tree, acks, program)
+            case .encodeSnapshot(let job): out += encodeSnapshot(job)
             case .readHistory(let read): out += perform(machine.historyRead(read.id, readDiffs(read), now: clock()))
             case .log(let level, let message): logger.log(level: Logger.Level(level), "\(message)")
             }
@@ -148,6 +152,20 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
                 return []
             }
         }
+    }
+
+    /// Encodes a snapshot body on the subscribe queue, then wakes the sessions whose queues wait for it; without a
+    /// loop to come back to (before the daemon serves), at once.
+    private func encodeSnapshot(_ job: SnapshotJob) -> [TransportAction] {
+        guard let post else {
+            job.tail.fill(job.encode())
+            return [.wake(job.tail.markReady())]
+        }
+        subscribeQueue.async {
+            job.tail.fill(job.encode())
+            post { [.wake(job.tail.markReady())] }
+        }
+        return []
     }
 
     private func readDiffs(_ read: HistoryRead) -> Result<[LoggedBatch], StoreFailure> {
