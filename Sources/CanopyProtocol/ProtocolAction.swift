@@ -119,4 +119,7 @@ public struct TreeRecord: Sendable {
 public enum Incoming: Sendable {
     case message(JSON)
     case malformed(CanopyError)
+    /// A `createTree` of data whose tree the runner already built off the service thread
+    /// (`ProtocolMachine.prepareCreate`); the message is the request without its `keys` and `root`.
+    case prepared(JSON, PreparedTree)
 }

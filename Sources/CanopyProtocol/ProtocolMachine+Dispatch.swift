@@ -5,8 +5,12 @@ extension ProtocolMachine {
     public mutating func received(_ s: SessionID, _ incoming: Incoming, now: Double) -> [ProtocolAction] {
         guard let session = sessions[s] else { return [] }
         let json: JSON
+        var prepared: PreparedTree?
         switch incoming {
         case .message(let j): json = j
+        case .prepared(let j, let p):
+            json = j
+            prepared = p
         case .malformed(let e):
             if !session.isReady { return unauthorized(s, rid: nil) }
             return logLimit(s, e) + [reply(s, error: e, rid: nil)]
@@ -22,7 +26,7 @@ extension ProtocolMachine {
             return [reply(s, error: error, rid: nil)]
         }
         do {
-            return try handle(s, o, rid: rid, now: now)
+            return try handle(s, o, rid: rid, now: now, prepared: prepared)
         } catch {
             if error.code == .unauthorized || sessions[s]?.isReady == false {
                 return unauthorized(s, rid: rid, error.code == .unauthorized ? error.message : nil)
@@ -53,9 +57,9 @@ extension ProtocolMachine {
         return [.log(.notice, "\(Session.name(s)) (\(client)) hit a limit: \(e.code.rawValue): \(e.message)")]
     }
 
-    private mutating func handle(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)
-        -> [ProtocolAction]
-    {
+    private mutating func handle(
+        _ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double, prepared: PreparedTree?
+    ) throws(CanopyError) -> [ProtocolAction] {
         guard let type = o["type"]?.string else { throw CanopyError(.badMessage, "missing \"type\"") }
         if type == "hello" { return try hello(s, o, rid: rid) }
         guard sessions[s]?.isReady == true else {
@@ -63,7 +67,7 @@ extension ProtocolMachine {
         }
         switch type {
         case "listTrees": return [send(s, listTrees(s), rid: rid)]
-        case "createTree": return try createTree(s, o, rid: rid, now: now)
+        case "createTree": return try createTree(s, o, rid: rid, now: now, prepared: prepared)
         case "deleteTree": return try deleteTree(s, o, rid: rid)
         case "subscribe": return try subscribe(s, o, rid: rid, now: now)
         case "unsubscribe": return try unsubscribe(s, o, rid: rid, now: now)

@@ -18,14 +18,36 @@ extension ProtocolMachine {
         return ["type": "trees", "trees": .array(list)]
     }
 
-    mutating func createTree(_ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double) throws(CanopyError)
-        -> [ProtocolAction]
-    {
+    mutating func createTree(
+        _ s: SessionID, _ o: JSONObject, rid: JSON?, now: Double, prepared: PreparedTree? = nil
+    ) throws(CanopyError) -> [ProtocolAction] {
         guard let session = sessions[s] else { throw CanopyError(.unauthorized, "this session has ended") }
         try session.authorize(try Self.treeID(o), .admin, "create trees")
-        let id = try makeTree(o, replyTo: ReplyTo(session: s, rid: rid), now: now)
+        let id = try makeTree(o, replyTo: ReplyTo(session: s, rid: rid), now: now, prepared: prepared)
         let nodes = channels[id]!.tree.nodeCount
-        return [.log(.info, "\(Session.name(s)) created tree \(id) (\(nodes) nodes)")] + persistCreation(id)
+        return [.log(.info, "\(Session.name(s)) created tree \(id) (\(nodes) nodes)")]
+            + persistCreation(id, snapshot: prepared?.snapshot)
+    }
+
+    /// The expensive part of a `createTree` of data, for the runner to do off the service thread when the message is
+    /// large: building the tree from `keys` and `root` (with its first evaluation) and, for a durable machine, encoding
+    /// its version-0 snapshot. Returns the message without `keys` and `root` (what the service thread still reads) and
+    /// the result; nil when `message` is not such a createTree: a program, or Swift keys, compile on the service
+    /// thread, whose compilers keep caches of their own.
+    public static func prepareCreate(_ message: JSON, limits: Limits, durable: Bool) -> (JSON, PreparedTree)? {
+        guard var o = message.object, o["type"]?.string == "createTree", o["source"] == nil else { return nil }
+        if let keys = o["keys"]?.array, keys.contains(where: { $0["swift"] != nil }) { return nil }
+        let prepared: PreparedTree
+        do throws(CanopyError) {
+            let tree = try dataTree(o, limits: limits, compiler: nil)
+            let snapshot = durable ? SnapshotEncoding.encode(tree, acks: [], program: nil) : nil
+            prepared = PreparedTree(result: .success(tree), snapshot: snapshot)
+        } catch {
+            prepared = PreparedTree(result: .failure(error), snapshot: nil)
+        }
+        o["keys"] = nil
+        o["root"] = nil
+        return (.object(o), prepared)
     }
 
     /// Creates a tree from a `createTree` body (`tree`, optional `keys`, `root`, `title` and `description`) outside
@@ -35,13 +57,14 @@ extension ProtocolMachine {
         return (id, persistCreation(id))
     }
 
-    /// The creation's `persist`; without a store the tree is live (and its author answered) at once.
-    private mutating func persistCreation(_ id: String) -> [ProtocolAction] {
+    /// The creation's `persist`; without a store the tree is live (and its author answered) at once. `snapshot`: the
+    /// version-0 snapshot when it was encoded already (`prepareCreate`).
+    private mutating func persistCreation(_ id: String, snapshot encoded: [UInt8]? = nil) -> [ProtocolAction] {
         let channel = channels[id]!
         guard durable else { return committedCreation(id) }
         var about: [UInt8] = []
         JSON.object(channel.about).write(into: &about)
-        let snapshot = SnapshotEncoding.encode(channel.tree, acks: [], program: channel.storedProgram)
+        let snapshot = encoded ?? SnapshotEncoding.encode(channel.tree, acks: [], program: channel.storedProgram)
         channels[id]!.base = (0, snapshot)
         let ticket = CommitTicket(tree: id, incarnation: channel.incarnation, epoch: channel.epoch, kind: .create)
         return [.persist(ticket, .createTree(id: id, about: about, snapshot: snapshot))]
@@ -56,13 +79,17 @@ extension ProtocolMachine {
 
     /// Builds a tree from a `createTree` body and registers it (in memory), in phase `creating`. With `source` it
     /// is a program tree, started by the configured `ProgramRuntime`.
-    private mutating func makeTree(_ o: JSONObject, replyTo: ReplyTo?, now: Double) throws(CanopyError) -> String {
+    private mutating func makeTree(
+        _ o: JSONObject, replyTo: ReplyTo?, now: Double, prepared: PreparedTree? = nil
+    ) throws(CanopyError) -> String {
         let id = try Self.treeID(o)
         guard channels[id] == nil else { throw CanopyError(.treeExists, "tree \"\(id)\" already exists") }
         let about = try Self.about(o)
         var tree: Tree
         var program: (any ProgramInstance)?
-        if let spec = try Self.programSpec(o) {
+        if let prepared {
+            tree = try prepared.result.get()
+        } else if let spec = try Self.programSpec(o) {
             // A compile error (or any failure to start) throws before anything is registered or stored.
             (tree, program) = try startProgram(spec, cells: [], version: 0)
         } else {
@@ -75,7 +102,7 @@ extension ProtocolMachine {
     }
 
     /// The tree of a `createTree` body's `keys` and `root`.
-    private static func dataTree(_ o: JSONObject, limits: Limits, compiler: (any KeyCompiler)?) throws(CanopyError)
+    static func dataTree(_ o: JSONObject, limits: Limits, compiler: (any KeyCompiler)?) throws(CanopyError)
         -> Tree
     {
         var keys: [KeyDeclaration] = []
@@ -218,4 +245,11 @@ extension ProtocolMachine {
             channels[t.id] = channel
         }
     }
+}
+
+/// A `createTree` of data built off the service thread (`ProtocolMachine.prepareCreate`): the tree, or why it could not
+/// be built (answered exactly as if the service thread had tried), and its encoded version-0 snapshot.
+public struct PreparedTree: Sendable {
+    public let result: Result<Tree, CanopyError>
+    public let snapshot: [UInt8]?
 }

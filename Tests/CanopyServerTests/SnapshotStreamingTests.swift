@@ -63,3 +63,42 @@ import Testing
         }
     }
 }
+
+/// A message of `ProtocolRunner.largeMessageBytes` or more is parsed (and a createTree of data built) off the service
+/// thread; the session's next messages wait for it, in order.
+@Suite struct LargeMessageTests {
+    @Test func aLargeCreateTreeIsAnsweredBeforeTheMessagesSentAfterIt() throws {
+        let daemon = try DaemonUnderTest(service: { $0.maxMessageBytes = 8 << 20 })
+        defer { daemon.stop() }
+        let admin = try daemon.connect(as: "admin")
+        let create = Self.with(SnapshotStreamingTests.bigTree("big", count: 2_000), rid: "c")
+        #expect(create.encoded().utf8.count >= ProtocolRunner.largeMessageBytes)
+        try admin.send(create)
+        try admin.send(["type": "subscribe", "tree": "big", "rid": "s"])
+        try admin.send(["type": "listTrees", "rid": "l"])
+        let created = try admin.next()
+        #expect(created["type"] == "created" && created["rid"] == "c")
+        let snapshot = try admin.next()
+        #expect(snapshot["type"] == "snapshot" && snapshot["rid"] == "s")
+        #expect(snapshot["readers"] == [["reader": "root#0", "node": "root", "key": "N", "present": true, "value": 2_000]])
+        var trees = try admin.next()
+        while trees["type"] == "clients" { trees = try admin.next() }
+        #expect(trees["type"] == "trees" && trees["rid"] == "l")
+        #expect(trees["trees"]?.array?.first?["nodes"] == 2_001)
+
+        // A large one that is wrong is answered as a small one would be; the session goes on.
+        let bad = Self.with(SnapshotStreamingTests.bigTree("big", count: 2_000), rid: "again")
+        let exists = try admin.request(bad)
+        #expect(exists["type"] == "error" && exists["code"] == "tree_exists" && exists["rid"] == "again")
+        let broken = String(bad.encoded().dropLast(5))
+        try admin.send(text: broken)
+        #expect(try admin.next()["code"] == "bad_json")
+        #expect(try admin.answersListTrees())
+    }
+
+    static func with(_ message: JSON, rid: JSON) -> JSON {
+        var o = message.object!
+        o["rid"] = rid
+        return .object(o)
+    }
+}

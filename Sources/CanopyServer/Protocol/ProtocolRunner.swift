@@ -23,6 +23,11 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     /// Encodes the bodies of subscribers' snapshots off the service thread (a queue of its own: a store snapshot of
     /// one big tree must not hold up another tree's subscribers).
     private let subscribeQueue = DispatchQueue(label: "canopyd.subscribe-snapshots")
+    /// Parses large messages (and builds the tree of a large createTree) off the service thread.
+    private let largeMessageQueue = DispatchQueue(label: "canopyd.large-messages")
+    /// Sessions with a large message being handled off the service thread, and the messages they sent since, which
+    /// wait for it (a session's messages are handled in order).
+    private var backlog: [SessionID: [[UInt8]]] = [:]
     /// Time the machine took for each accepted edit (apply, evaluate, encode).
     var evaluation = DurationHistogram()
 
@@ -76,17 +81,77 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     }
 
     public func closed(_ session: SessionID) -> [TransportAction] {
-        perform(machine.closed(session, now: clock()))
+        backlog[session] = nil
+        return perform(machine.closed(session, now: clock()))
     }
 
+    /// Messages of at least this many bytes are parsed off the service thread, and a createTree of data among them
+    /// is built there too (`ProtocolMachine.prepareCreate`): one session's 28 MB tree must not stall the others.
+    public static let largeMessageBytes = 256 << 10
+
     public func received(_ session: SessionID, message: [UInt8]) -> [TransportAction] {
-        let maxDepth = machine.configuration.maxJSONDepth
-        let incoming: Incoming
-        do throws(CanopyError) {
-            incoming = .message(try JSONParser.parse(bytes: message, maxDepth: maxDepth))
-        } catch {
-            incoming = .malformed(error)
+        if backlog[session] != nil {
+            backlog[session]!.append(message)
+            return []
         }
+        if message.count >= Self.largeMessageBytes, post != nil {
+            handleLarge(session, message)
+            return []
+        }
+        return handle(session, Self.parse(message, maxDepth: machine.configuration.maxJSONDepth))
+    }
+
+    private static func parse(_ message: [UInt8], maxDepth: Int) -> Incoming {
+        do throws(CanopyError) {
+            return .message(try JSONParser.parse(bytes: message, maxDepth: maxDepth))
+        } catch {
+            return .malformed(error)
+        }
+    }
+
+    /// Parses `message` (and builds a createTree's tree) on the large-message queue; the session's later messages
+    /// wait in its backlog meanwhile. What the work leaves behind — the parsed request, the input tree — is freed
+    /// there too, and the heap trimmed, so the service thread only gets the result.
+    private func handleLarge(_ session: SessionID, _ message: [UInt8]) {
+        guard let post else { return }
+        if backlog[session] == nil { backlog[session] = [] }
+        let maxDepth = machine.configuration.maxJSONDepth
+        let limits = machine.configuration.limits
+        let durable = machine.durable
+        largeMessageQueue.async { [self] in
+            let incoming = Self.prepare(Self.parse(message, maxDepth: maxDepth), limits: limits, durable: durable)
+            DaemonFiles.returnFreedMemory()  // a 1M-node createTree left some 700 MB with the daemon
+            post { [self] in handle(session, incoming) + drainBacklog(session) }
+        }
+    }
+
+    /// A createTree of data with its tree built; any other message as it is.
+    private static func prepare(_ incoming: Incoming, limits: Limits, durable: Bool) -> Incoming {
+        guard case .message(let json) = incoming,
+            let (light, prepared) = ProtocolMachine.prepareCreate(json, limits: limits, durable: durable)
+        else { return incoming }
+        return .prepared(light, prepared)
+    }
+
+    /// The messages a session sent while a large one was handled, in order, until the next large one.
+    private func drainBacklog(_ session: SessionID) -> [TransportAction] {
+        var out: [TransportAction] = []
+        while let queued = backlog[session] {
+            guard let next = queued.first else {
+                backlog[session] = nil
+                break
+            }
+            backlog[session]!.removeFirst()
+            if next.count >= Self.largeMessageBytes {
+                handleLarge(session, next)
+                break
+            }
+            out += handle(session, Self.parse(next, maxDepth: machine.configuration.maxJSONDepth))
+        }
+        return out
+    }
+
+    private func handle(_ session: SessionID, _ incoming: Incoming) -> [TransportAction] {
         let applied = machine.counters.editsApplied
         let start = monotonicNanoseconds()
         let actions = machine.received(session, incoming, now: clock())
