@@ -15,15 +15,23 @@ public struct SnapshotJob: Sendable {
     /// The body as JSON object members without the opening brace, ending with the closing one, so that it follows a
     /// head that ends with a comma: `"keys":[…],"root":{…},"readers":[…],…}`.
     public func encode() -> [UInt8] {
-        var o: JSONObject = [
-            "keys": .array(tree.keys.map(\.json)), "root": tree.root.json,
-            "readers": .array(tree.readers.map(\.json)),
-        ]
-        o.merge(program)
-        if trace, let t = tree.evaluateFromScratch(trace: true).trace { o["trace"] = t.json }
         var out: [UInt8] = []
-        JSON.object(o).write(into: &out)
-        out.removeFirst()
+        out.reserveCapacity(64 * tree.nodeCount + 256)
+        out += #""keys":"#.utf8
+        JSON.array(tree.keys.map(\.json)).write(into: &out)
+        out += #","root":"#.utf8
+        tree.writeRootJSON(into: &out)
+        out += #","readers":"#.utf8
+        JSON.array(tree.readers.map(\.json)).write(into: &out)
+        var rest = program
+        if trace, let t = tree.evaluateFromScratch(trace: true).trace { rest["trace"] = t.json }
+        if !rest.isEmpty {
+            var members: [UInt8] = []
+            JSON.object(rest).write(into: &members)
+            out.append(UInt8(ascii: ","))
+            out += members[1..<(members.count - 1)]
+        }
+        out.append(UInt8(ascii: "}"))
         return out
     }
 }

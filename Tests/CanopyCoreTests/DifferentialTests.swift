@@ -1297,6 +1297,11 @@ extension Differential {
                     guard tree.keys == model.keys, tree.version == beforeVersion + 1 else {
                         return fail(label, "keys or version differ from the model\n\(context())")
                     }
+                    var written: [UInt8] = []
+                    tree.writeRootJSON(into: &written)
+                    guard written == Array(tree.root.json.encoded().utf8) else {
+                        return fail(label, "the root written from the store differs from root.json\n\(context())")
+                    }
                     guard diff.ops == normalized else {
                         return fail(label, "normalized ops differ\n\(context())\n  engine: "
                             + diff.ops.map { show($0) }.joined(separator: " ; ") + "\n  model:  "
