@@ -30,11 +30,15 @@ from websockets.sync.client import connect
 PROBE_RATE = 100  # edits per second
 
 
-def config_with_big_messages():
+def config_with_big_messages(durability=None):
     text = (ROOT / "config" / "canopyd.yaml").read_text()
     text, count = re.subn(r"(?m)^(\s+)max_message_bytes: \d+", r"\g<1>max_message_bytes: 67108864", text)
     if count != 1:
         sys.exit("config/canopyd.yaml has no max_message_bytes line to replace")
+    if durability:
+        text, count = re.subn(r'(?m)^(\s+)durability: "fsync"', f'\\1durability: "{durability}"', text)
+        if count != 1:
+            sys.exit("config/canopyd.yaml has no durability line to replace")
     path = ARTIFACTS / "canopyd-big-messages.yaml"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -210,10 +214,10 @@ SCENARIOS = {
 }
 
 
-def run(canopyd, name, nodes, baseline_seconds):
+def run(canopyd, name, nodes, baseline_seconds, durability=None):
     setup, default_nodes = SCENARIOS[name]
     nodes = nodes or default_nodes
-    with Daemon(canopyd, config=config_with_big_messages()) as daemon:
+    with Daemon(canopyd, config=config_with_big_messages(durability)) as daemon:
         log(f"{name}: {nodes:,} nodes (canopyd pid {daemon.pid})")
         action = setup(daemon, nodes)
         probe = Probe(daemon.url)
@@ -226,8 +230,12 @@ def run(canopyd, name, nodes, baseline_seconds):
         daemon_cpu, own_cpu = cpu(daemon.pid) - daemon_cpu, time.process_time() - own_cpu
         time.sleep(0.5)
         probe.stop()
+        slowest = sorted(((lat, sent) for sent, lat in probe.samples if t0 <= sent <= t1), reverse=True)[:3]
+        log("  slowest probe acks: " + ", ".join(f"{lat * 1000:.0f} ms at +{sent - t0:.2f} s" for lat, sent in slowest)
+            + f" (the request took {t1 - t0:.2f} s)")
         record = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S"), "scenario": name, "nodes": nodes, "canopyd": str(canopyd),
+            "durability": durability or "fsync", "load_average": os.getloadavg()[0],
             "what": what, "seconds": round(t1 - t0, 3),
             "probe_baseline": stats(probe.window(base_start, t0)), "probe_during": stats(probe.window(t0, t1)),
             "daemon_cpu_share": round(daemon_cpu / (t1 - t0), 3), "script_cpu_share": round(own_cpu / (t1 - t0), 3),
@@ -246,13 +254,14 @@ def main():
     parser.add_argument("--nodes", type=int, help="tree size (default: 1M, 12k for trace-viewers)")
     parser.add_argument("--baseline", type=float, default=3, help="seconds of probe before the big request")
     parser.add_argument("--canopyd", help="a canopyd binary (default: the release build of --build-path)")
+    parser.add_argument("--durability", choices=["fsync", "none"], help="the daemon's storage.durability")
     loadlib.add_build_arguments(parser)
     args = parser.parse_args()
     canopyd = args.canopyd or loadlib.binaries(args.build_path, args.rebuild, products=("canopyd",))[0]
     loadlib.raise_open_files()
     names = list(SCENARIOS) if "all" in args.scenario else args.scenario
     for name in names:
-        run(canopyd, name, args.nodes, args.baseline)
+        run(canopyd, name, args.nodes, args.baseline, args.durability)
 
 
 if __name__ == "__main__":
