@@ -196,6 +196,12 @@ final class TransportSession {
             if last {
                 fragmenting = nil
                 written.messages += 1
+                // A server session writes its other messages in place: the fragment buffer is not kept for its
+                // life (lws has copied whatever the socket did not take).
+                if writesInPlace {
+                    writeBuffer?.deallocate()
+                    writeBuffer = nil
+                }
                 break
             }
             fragmenting = (message, sent)
