@@ -18,8 +18,9 @@ import CanopyCore
 ///
 /// Per session: incoming fragments are reassembled up to `maxMessageBytes` (over it: close 1009); binary frames are
 /// treated like text frames (the JSON layer validates UTF-8 either way); outgoing messages queue up to
-/// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008), and each writeable callback
-/// writes as many of them as the socket takes (see `TransportSession.writeNext`). A handler `.close` is sent after
+/// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008); a message with nothing ahead of
+/// it is written at once, and otherwise each writeable callback writes as many as the socket takes (see
+/// `TransportSession.canWriteAtOnce` and `writeNext`). A handler `.close` is sent after
 /// the messages queued before it; sends after it are dropped, as are messages the client sends once its close is
 /// pending. `stop()` drops queued messages and closes every session with 1001.
 public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others post to `core`
@@ -244,6 +245,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
         guard let session = session(for: user) else { return 0 }
+        session.hasBeenWriteable = true
         var written = TransportSession.Written()
         let status = session.writeNext(written: &written)
         counters.messagesSent += written.messages
@@ -312,7 +314,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                     let behindNext = session.queuedBytes - session.nextMessageBytes
                     if session.isWaiting(key) || behindNext + message.count <= configuration.maxQueueBytes {
                         session.enqueue(message)
-                        lws_callback_on_writable(session.wsi)
+                        flush(session)
                     }
                     continue
                 }
@@ -328,7 +330,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                     continue
                 }
                 session.enqueue(message)
-                lws_callback_on_writable(session.wsi)
+                flush(session)
             case .close(let id, let code, let reason):
                 guard let session = sessions[id] else { continue }
                 requestClose(session, code: code, reason: reason, dropQueued: false, cause: .unauthorized)
@@ -336,6 +338,20 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                 for id in ids { if let session = sessions[id] { lws_callback_on_writable(session.wsi) } }
             }
         }
+    }
+
+    /// Writes the message just queued to `session` at once when nothing is ahead of it (`canWriteAtOnce`), else asks
+    /// lws for a writeable callback.
+    private func flush(_ session: TransportSession) {
+        guard session.canWriteAtOnce else {
+            lws_callback_on_writable(session.wsi)
+            return
+        }
+        var written = TransportSession.Written()
+        let status = session.writeNext(written: &written)
+        counters.messagesSent += written.messages
+        counters.bytesSent += written.bytes
+        if status < 0 { session.dropSoon() }
     }
 
     /// Closes `session` after its queue (or at once, dropping it); see `TransportSession.requestClose`. While

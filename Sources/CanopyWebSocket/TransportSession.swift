@@ -25,6 +25,9 @@ final class TransportSession {
     /// A writeable callback found the queue flushed and set the pending close's frame: the owner calls `closeNow()`
     /// once it is out of this connection's callbacks.
     private(set) var closeDue = false
+    /// lws has called the connection writeable at least once: its handshake is out, so a message may be written at
+    /// once (`canWriteAtOnce`).
+    var hasBeenWriteable = false
     /// What ended (or will end) the session, for the server's metrics: the peer, unless the server closed it first.
     var endedBy = DisconnectReason.client
     /// Whether the message being received is text (nil between messages); a server session checks its UTF-8.
@@ -213,6 +216,25 @@ final class TransportSession {
         }
         if fragmenting != nil || hasQueuedMessages || pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
+    }
+
+    /// Whether the message just queued, the only one waiting, can be written at once rather than at the next
+    /// writeable callback: a server session whose handshake is out, nothing ahead of the message (queued, being
+    /// fragmented, or held by lws from an earlier write), no close under way, and a message written in place. A
+    /// writeable request costs a pass of the loop and, on libuv, four `epoll_ctl` calls per message (libuv's
+    /// `uv_poll_start` removes and re-adds the descriptor each time lws turns POLLOUT on or off); lws appends to what
+    /// it holds and asks for writeable itself when the socket takes only part of a write.
+    var canWriteAtOnce: Bool {
+        writesInPlace && hasBeenWriteable && queue.count - queueHead == 1 && fragmenting == nil
+            && queue[queueHead].canWriteInPlace && queue[queueHead].tail == nil && pendingClose == nil
+            && !closeFrameRequested && !peerSentClose && lws_partial_buffered(wsi) == 0
+    }
+
+    /// Gives up on a connection whose socket failed a write made outside its own callbacks (inside one, returning
+    /// -1 does this): lws drops it at its next timeout check, without a close frame.
+    func dropSoon() {
+        closeFrameRequested = true
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
 
     /// Marks the session to close at its next writeable callback (after what is queued, unless `dropQueued`), and
