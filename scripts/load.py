@@ -4,6 +4,7 @@ temporary data directory), runs `canopy load`, samples the daemon's CPU and memo
 window, prints a one-screen summary and appends a JSON line to artifacts/load/results.jsonl.
 
     scripts/load.py fanout                 # 1 writer, 10 / 100 / 1000 subscribers at fixed rates, closed-loop max
+    scripts/load.py fanout-10 fanout-100   # 1 writer → 10, → 100 subscribers at 1,000 edits/s
     scripts/load.py write-heavy            # 100 writers on one tree, closed loop
     scripts/load.py many-trees             # 1000 trees × (1 writer + 1 subscriber)
     scripts/load.py large-tree             # a 1M-node balanced tree, edits deep inside at a fixed rate
@@ -11,6 +12,7 @@ window, prints a one-screen summary and appends a JSON line to artifacts/load/re
     scripts/load.py idle                   # 10,000 idle connections: daemon memory per connection
     scripts/load.py program                # setText events on a 1,000-field form program tree, 10 subscribers
     scripts/load.py all --quick            # every scenario, short and smaller (a smoke run)
+    scripts/load.py many-trees --event-loop poll,libuv --rounds 3   # the daemon's two event loops side by side
 
 Scenarios: """
 import argparse
@@ -35,6 +37,11 @@ def scenarios(quick):
             ("1 writer → 1000 subscribers, 50 edits/s", ["--writers", 1, "--clients", 1000, "--rate", 50]),
             ("1 writer → 100 subscribers, closed loop 8 in flight",
              ["--writers", 1, "--clients", 100, "--in-flight", 8]),
+        ],
+        # The fan-out's two per-delivery anchors on their own (docs/performance.md, against Redis).
+        "fanout-10": [("1 writer → 10 subscribers, 1000 edits/s", ["--writers", 1, "--clients", 10, "--rate", 1000])],
+        "fanout-100": [
+            ("1 writer → 100 subscribers, 1000 edits/s", ["--writers", 1, "--clients", 100, "--rate", 1000]),
         ],
         "write-heavy": [
             ("100 writers, one 1000-node tree, closed loop",
@@ -71,7 +78,7 @@ def scenarios(quick):
     }
 
 
-def run(canopyd, canopy, scenario, label, extra, args):
+def run(canopyd, canopy, scenario, label, extra, args, event_loop=None):
     warmup, duration = (0.5, 2.0) if args.quick else (args.warmup, args.duration)
     sample = None  # the run's own warm-up and duration
     if "--hold" in extra:
@@ -81,12 +88,16 @@ def run(canopyd, canopy, scenario, label, extra, args):
         warmup = 0
         lead = max(duration / 4, 1.5)
         sample = (lead, duration - lead)
-    with Daemon(canopyd, config=loadlib.daemon_config(args.durability)) as daemon:
+    if args.client_event_loop:
+        extra = [*extra, "--event-loop", args.client_event_loop]
+    if event_loop:
+        label = f"{label} [{event_loop}]"
+    with Daemon(canopyd, config=loadlib.daemon_config(args.durability), event_loop=event_loop) as daemon:
         log(f"{scenario}: {label} (canopyd pid {daemon.pid}, port {daemon.port})")
         load, server = loadlib.run_canopy_load(canopy, daemon, extra, warmup, duration, 600, sample=sample)
     record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "scenario": scenario, "label": label,
               "args": [str(a) for a in extra], "durability": args.durability or "fsync", "quick": args.quick,
-              "load": load, "server": server, "notes": []}
+              "eventLoop": event_loop or "configured", "load": load, "server": server, "notes": []}
     if "--hold" in extra:
         held = (load.get("connections") or {}).get("peak") or 0
         grown = (server.get("rssInWindow") or server["rssPeak"]) - server["rssBefore"]
@@ -106,24 +117,41 @@ def main():
     parser.add_argument("--duration", type=float, default=10, help="seconds measured (default 10)")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up (default 2)")
     parser.add_argument("--durability", choices=["fsync", "none"], help="the daemon's storage.durability")
+    parser.add_argument("--event-loop", default="",
+                        help="canopyd's server.event_loop for every run, or several separated by commas "
+                             "(poll,libuv): each run then runs once per loop, side by side, the order alternating")
+    parser.add_argument("--client-event-loop", choices=["poll", "libuv"],
+                        help="canopy load's own --event-loop (default poll)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each run is repeated (default 1)")
     parser.add_argument("--out", default=str(RESULTS), help="JSON lines file to append to")
     loadlib.add_build_arguments(parser)
     args = parser.parse_args()
-    names = list(scenarios(False)) if "all" in args.scenario else args.scenario
+    # fanout-10 and fanout-100 are runs of fanout on their own: "all" runs them once, there.
+    everything = [name for name in scenarios(False) if name not in ("fanout-10", "fanout-100")]
+    names = everything if "all" in args.scenario else args.scenario
     loadlib.raise_open_files()
     canopyd, canopy = loadlib.binaries(args.build_path, args.rebuild)
     loadlib.check_load_flags(canopy)
+    loops = [loop for loop in args.event_loop.split(",") if loop] or [None]
+    for loop in loops:
+        if loop not in (None, "poll", "libuv"):
+            parser.error(f"--event-loop: {loop} is neither poll nor libuv")
     failures = 0
+    turn = 0
     for name in names:
         for label, extra in scenarios(args.quick)[name]:
-            try:
-                record = run(canopyd, canopy, name, label, extra, args)
-            except Exception as error:  # one failed run should not hide the others' results
-                failures += 1
-                print(f"== {name}: {label}\n   FAILED: {error}", flush=True)
-                continue
-            loadlib.append_jsonl(args.out, record)
-            print(loadlib.summary(record), flush=True)
+            for _ in range(args.rounds):
+                order = loops if turn % 2 == 0 else loops[::-1]
+                turn += 1
+                for loop in order:
+                    try:
+                        record = run(canopyd, canopy, name, label, extra, args, event_loop=loop)
+                    except Exception as error:  # one failed run should not hide the others' results
+                        failures += 1
+                        print(f"== {name}: {label} [{loop}]\n   FAILED: {error}", flush=True)
+                        continue
+                    loadlib.append_jsonl(args.out, record)
+                    print(loadlib.summary(record), flush=True)
     print(f"results appended to {args.out}")
     return 1 if failures else 0
 

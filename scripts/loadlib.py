@@ -83,6 +83,13 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def _cpu_or_none(pid):
+    try:
+        return cpu_seconds(pid) if pid else None
+    except OSError:  # it just ended
+        return None
+
+
 def rss_bytes(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -125,8 +132,9 @@ def _stop(process, timeout):
 class Daemon:
     """A release canopyd on a free loopback port with a fresh data directory and no examples; SIGTERM on exit."""
 
-    def __init__(self, canopyd, config=None, log_level="warning"):
+    def __init__(self, canopyd, config=None, log_level="warning", event_loop=None):
         self.canopyd, self.config, self.log_level = canopyd, config, log_level
+        self.event_loop = event_loop  # server.event_loop ("poll", "libuv"), None: the configured one
         self.process = None
 
     def __enter__(self):
@@ -136,7 +144,11 @@ class Daemon:
         args = [str(self.canopyd), "--port", "0", "--data", self.data, "--examples", "", "--log-level", self.log_level]
         if self.config:
             args += ["--config", str(self.config)]
-        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = dict(os.environ)
+        if self.event_loop:
+            env["CANOPY_SERVER_EVENT_LOOP"] = self.event_loop
+        self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        env=env)
         self.port = None
         deadline = time.time() + 30
         lines = []
@@ -275,9 +287,10 @@ class Sampler:
             except OSError:
                 return
 
-    def mark(self, name):
+    def mark(self, name, tool_pid=None):
         self.edges[name] = {"t": time.monotonic(), "cpu": cpu_seconds(self.pid), "rss": rss_bytes(self.pid),
-                            "metrics": self.metrics() if self.metrics else None}
+                            "metrics": self.metrics() if self.metrics else None,
+                            "toolCpu": _cpu_or_none(tool_pid)}
 
     def stop(self):
         self._stop.set()
@@ -358,7 +371,7 @@ def run_measured(cmd, server_pid, warmup, duration, metrics=None, start_marker=N
                 time.sleep(min(0.01, max(0, at - time.monotonic())))
             if process.poll() is not None or time.monotonic() > at + 0.3:
                 break  # the tool ended, or the start was learnt too late to sample this edge in time: no CPU figure
-            sampler.mark(name)
+            sampler.mark(name, tool_pid=process.pid)
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -380,6 +393,9 @@ def run_measured(cmd, server_pid, warmup, duration, metrics=None, start_marker=N
             cpu = edges["to"]["cpu"] - edges["from"]["cpu"]
             server.update(sampledSeconds=seconds, cpuSeconds=cpu, cpuShare=cpu / seconds if seconds > 0 else None,
                           rssInWindow=edges["to"]["rss"])
+            if edges["from"]["toolCpu"] is not None and edges["to"]["toolCpu"] is not None and seconds > 0:
+                # The load tool runs on the same cores: how much of them it took over the same window.
+                server["loadToolCpuShare"] = (edges["to"]["toolCpu"] - edges["from"]["toolCpu"]) / seconds
             # Deliveries over the same interval: the server's own counter if it has one, else the tool's rate.
             m0, m1 = edges["from"]["metrics"], edges["to"]["metrics"]
             d0, d1 = metric(m0, "canopy_diffs_delivered_total"), metric(m1, "canopy_diffs_delivered_total")
@@ -469,7 +485,9 @@ def summary(record):
         f"   edits/s {edits.get('perSecond', 0):,.0f}   diffs/s {diffs.get('perSecond', 0):,.0f}   "
         f"server CPU {'—' if cpu is None else f'{cpu:.1f} µs'}/delivery "
         f"({(server.get('cpuShare') or 0) * 100:.0f}% of a core)   "
-        f"RSS {fmt_bytes(server.get('rssPeak'))} peak",
+        f"RSS {fmt_bytes(server.get('rssPeak'))} peak"
+        + (f"   load tool {server['loadToolCpuShare'] * 100:.0f}% of a core"
+           if server.get("loadToolCpuShare") is not None else ""),
     ]
     for name in ("ack", "delivery"):
         stats = load.get(name) or {}

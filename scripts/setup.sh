@@ -13,7 +13,9 @@ if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
 fi
 
 # Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
-packages=(pkg-config libwebsockets-dev libsqlite3-dev)
+# libwebsockets-evlib-uv is lws's libuv plugin (loaded at run time; server.event_loop "libuv"), libuv1-dev the
+# library itself (the service thread owns its loop); libwebsockets-dev depends on both, they are named to be sure.
+packages=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libsqlite3-dev)
 # The inspector's browser tests drive a real headless Chromium.
 $for_tests && packages+=(chromium chromium-driver)
 missing=()

@@ -5,6 +5,8 @@
 
 #include <libwebsockets.h>
 
+#include "libuv_shim.h"
+
 /// Head-room lws needs in front of every buffer passed to lws_write.
 static inline size_t canopy_lws_pre(void) { return LWS_PRE; }
 

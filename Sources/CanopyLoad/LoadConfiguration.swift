@@ -1,5 +1,6 @@
 import CanopyCore
 import CanopySupport
+import CanopyWebSocket
 
 /// What `canopy load` runs: who connects, what they edit, how fast, and for how long. Built from the command line
 /// (or by tests); `validate()` names the flag of the first value that makes no sense.
@@ -34,6 +35,8 @@ public struct LoadConfiguration: Sendable {
     public var slow = 0
     /// Connections opened per second at the start.
     public var connectRate = 2000.0
+    /// How the load tool's own loop waits for its connections' events (see `EventLoopKind`).
+    public var eventLoop = EventLoopKind.poll
     /// Connect and subscribe the clients, then hold them idle for `duration`.
     public var hold = false
     /// Client name prefix (each connection appends `-wI` / `-cI`); nil: `canopy-load-PID`.
@@ -165,7 +168,18 @@ public struct LoadConfiguration: Sendable {
         o["warmup"] = .double(warmup)
         o["slow"] = .int(Int64(slow))
         o["connectRate"] = .double(connectRate)
+        o["eventLoop"] = .string(eventLoop.rawValue)
         return .object(o)
+    }
+}
+
+extension LoadConfiguration {
+    /// `--event-loop`: `poll` or `libuv`.
+    public static func eventLoop(parsing text: String) throws(LoadError) -> EventLoopKind {
+        guard let kind = EventLoopKind(rawValue: text) else {
+            throw LoadError(.load, "--event-loop must be poll or libuv (got \"\(text)\")")
+        }
+        return kind
     }
 }
 

@@ -186,7 +186,9 @@ public final class LoadRunner: @unchecked Sendable {  // `interrupt()` may come 
         let driver = LoadDriver(configuration: c, url: url, trees: trees, clientPrefix: prefix, firstSeq: firstSeq)
         driver.progress = progress
         let loop: ClientLoop
-        do { loop = try ClientLoop(handler: driver) } catch { throw LoadError(.load, "\(error)") }
+        do { loop = try ClientLoop(handler: driver, eventLoop: c.eventLoop) } catch {
+            throw LoadError(.load, "\(error)")
+        }
         driver.loop = loop
         if c.slow > 0 {
             let slow = try SlowReaders(

@@ -5,7 +5,7 @@ import CanopySupport
 /// `.fsync`: WAL + `synchronous=FULL`, every commit is on stable storage when its completions run (survives kill -9,
 /// an OS crash and a power cut). `.none`: `synchronous=OFF`, a commit is in the OS's page cache when its completions
 /// run (survives kill -9, not an OS crash or power cut, which may also corrupt the file). See docs/storage.md.
-public enum Durability: String, Sendable {
+public enum Durability: String, CaseIterable, Sendable {
     case fsync, none
 }
 

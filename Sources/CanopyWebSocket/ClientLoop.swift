@@ -54,31 +54,36 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
 
     public let maxMessageBytes: Int
     public var drainTimeoutSeconds: Int { core.drainTimeoutSeconds }
+    /// How the loop's thread waits for events (`.poll` if libuv was asked for but could not make a loop).
+    public var eventLoop: EventLoopKind { core.eventLoop }
     private let handler: any ClientHandler
     private let memory: ClientSetup
     /// The context, its thread, mailbox, phases and wake timers (shared with `ServiceLoop`).
     private let core: LoopCore
     private var connections: [ConnectionID: Connection] = [:]
+    /// Connections whose close frame is set and that lws is to close at the next wake-up (`TransportSession.closeNow`).
+    private var closesDue: [ConnectionID] = []
     private var nextID: ConnectionID = 1
 
     /// Creates the client context. `maxMessageBytes` bounds one incoming message (a snapshot of a big tree is
-    /// large: the default is 512 MiB).
-    public init(handler: any ClientHandler, maxMessageBytes: Int = 512 << 20, drainTimeoutSeconds: Int = 3) throws(
-        ClientError
-    ) {
+    /// large: the default is 512 MiB). `eventLoop`: how the loop's thread waits (libuv pays off with many connections).
+    public init(
+        handler: any ClientHandler, maxMessageBytes: Int = 512 << 20, drainTimeoutSeconds: Int = 3,
+        eventLoop: EventLoopKind = .poll
+    ) throws(ClientError) {
         self.handler = handler
         self.maxMessageBytes = maxMessageBytes
-        core = LoopCore(drainTimeoutSeconds: drainTimeoutSeconds)
+        core = LoopCore(drainTimeoutSeconds: drainTimeoutSeconds, eventLoop: eventLoop)
         memory = ClientSetup()
         lws_set_log_level(Int32(LLL_ERR), nil)
         var info = lws_context_creation_info()
         info.port = -1  // CONTEXT_PORT_NO_LISTEN: a client-only context
         info.protocols = UnsafePointer(memory.protocols)
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = lws_create_context(&info) else {
+        core.prepare(&info)
+        guard let context = lws_create_context(&info), core.attach(context) else {
             throw ClientError(.client, "libwebsockets could not create a client context (out of file descriptors?)")
         }
-        core.attach(context)
     }
 
     deinit {
@@ -158,6 +163,9 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     }
 
     func drainMailbox() {
+        let due = closesDue
+        closesDue = []
+        for id in due { connections[id]?.session?.closeNow() }
         let (jobs, stopRequested) = core.takeMail()
         for job in jobs { apply(job()) }
         guard stopRequested else { return }
@@ -191,7 +199,13 @@ public final class ClientLoop: @unchecked Sendable {  // lws state stays on the 
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        connections[connectionID(wsi)]?.session?.writeNext() ?? 0
+        guard let session = connections[connectionID(wsi)]?.session else { return 0 }
+        let status = session.writeNext()
+        if session.closeDue {
+            closesDue.append(session.id)
+            core.wakeSoon()
+        }
+        return status
     }
 
     /// The server's close frame (before lws answers it and reports the connection closed).

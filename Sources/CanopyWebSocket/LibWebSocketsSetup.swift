@@ -58,8 +58,10 @@ final class LibWebSocketsSetup {
         // The per-session user area holds the SessionID (0 until ESTABLISHED).
         protocols[Self.webSocketProtocolIndex].per_session_data_size = MemoryLayout<SessionID>.size
         // Fragments arrive in pieces of at most this much; messages are reassembled whatever the size. lws allocates
-        // it per connection: at 16 KiB an idle connection cost 13.6 KiB of RSS, at 4 KiB 6.4 KiB (docs/performance.md).
-        protocols[Self.webSocketProtocolIndex].rx_buffer_size = 4 << 10
+        // it per connection for the connection's life: at 16 KiB an idle connection cost 13.6 KiB of RSS, at 4 KiB
+        // 6.4–7.3, at 2 KiB 5.2 (docs/performance.md). Edits are far smaller; a 35 MB createTree arrives in twice as
+        // many reads, which did not make it slower.
+        protocols[Self.webSocketProtocolIndex].rx_buffer_size = 2 << 10
         // Largest single send(); lws buffers the rest of a bigger write and finishes it before the next writeable.
         protocols[Self.webSocketProtocolIndex].tx_packet_size = 256 << 10
 

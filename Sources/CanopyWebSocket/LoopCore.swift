@@ -8,8 +8,9 @@ import CanopySupport
 #endif
 
 /// What the server's `ServiceLoop` and the client's `ClientLoop` share: the lws context and the thread servicing it,
-/// the mailbox other threads post to, the phases of a loop's life (idle, running, draining, finished), the drain
-/// deadline, and the timers that wake `lws_service` for that deadline or for the owner's periodic tick.
+/// the way that thread waits (`LoopWaiter`: lws's `poll()` or a libuv loop), the mailbox other threads post to, the
+/// phases of a loop's life (idle, running, draining, finished), the drain deadline, and the timers that wake the loop
+/// for that deadline or for the owner's periodic tick.
 final class LoopCore {
     enum Phase {
         case idle, running, draining, finished
@@ -19,46 +20,54 @@ final class LoopCore {
     /// The context while it lives (set by `attach`, destroyed when `run()` ends).
     private(set) var context: OpaquePointer?
     let drainTimeoutSeconds: Int
+    private let waiter: any LoopWaiter
     private let mailbox = LoopMailbox()
     private var thread: pthread_t?
     private var drainDeadline: UInt64 = 0
-    /// How many times `run()` has called `lws_service` (the loop's thread only).
+    /// How many times `run()` has waited for events and serviced them (the loop's thread only).
     private(set) var passes = 0
-    /// Timers lws keeps pointers to: they must live as long as the context.
-    private let drainTimer: UnsafeMutablePointer<canopy_wake_timer>
-    private let tickTimer: UnsafeMutablePointer<canopy_wake_timer>
 
-    init(drainTimeoutSeconds: Int) {
+    /// `eventLoop` is the way the thread waits; `.libuv` falls back to `.poll` when libuv cannot make a loop (see
+    /// `eventLoop`).
+    init(drainTimeoutSeconds: Int, eventLoop: EventLoopKind) {
         self.drainTimeoutSeconds = drainTimeoutSeconds
-        drainTimer = .allocate(capacity: 1)
-        drainTimer.initialize(to: canopy_wake_timer())
-        tickTimer = .allocate(capacity: 1)
-        tickTimer.initialize(to: canopy_wake_timer())
+        let libuv: (any LoopWaiter)? = eventLoop == .libuv ? LibUVWaiter() : nil
+        waiter = libuv ?? PollWaiter()
     }
+
+    /// The way the loop's thread waits for events, as it turned out.
+    var eventLoop: EventLoopKind { waiter.kind }
+
+    /// Something that went wrong tearing the context down, for the owner's log (nil: nothing).
+    var teardownProblem: String? { waiter.teardownProblem }
 
     deinit {
         destroyUnusedContext()
-        drainTimer.deallocate()
-        tickTimer.deallocate()
     }
 
     /// Destroys a context `run()` never serviced (it destroys its own). The owner calls this from its `deinit`, while
     /// what lws holds pointers to (protocols, names) is still alive.
     func destroyUnusedContext() {
         mailbox.detach()
-        if let context { lws_context_destroy(context) }
+        if let context { waiter.destroy(context) }
         context = nil
     }
 
-    /// Adopts a newly created context; from now on `post` and `requestStop` wake it.
-    func attach(_ context: OpaquePointer) {
+    /// Adds what the loop's way of waiting needs to the creation info of its context.
+    func prepare(_ info: inout lws_context_creation_info) { waiter.prepare(&info) }
+
+    /// Adopts a newly created context; from now on `post` and `requestStop` wake it. False when the context turned
+    /// out unusable (it is destroyed then).
+    func attach(_ context: OpaquePointer) -> Bool {
+        guard waiter.adopt(context) else { return false }
         self.context = context
         mailbox.attach(context)
+        return true
     }
 
     /// Services lws on the calling thread (the loop's thread from now on) until a drain has ended — `isDrained()`
     /// or its deadline — then destroys the context. While running and `hasDeferredWork()`, `tick` runs about every
-    /// `tickInterval` nanoseconds, and a timer wakes `lws_service` for it when nothing else does. Call once.
+    /// `tickInterval` nanoseconds, and a timer wakes the loop for it when nothing else does. Call once.
     func run(
         isDrained: () -> Bool, hasDeferredWork: () -> Bool = { false }, tickInterval: UInt64 = 0, tick: () -> Void = {}
     ) {
@@ -67,29 +76,34 @@ final class LoopCore {
         thread = pthread_self()
         phase = .running
         var nextTick: UInt64 = 0
-        var timerArmedFor: UInt64 = 0
         while true {
-            if lws_service(context, 0) < 0 { break }
+            if !waiter.serviceOnce(context) { break }
             passes += 1
-            if phase == .draining && (isDrained() || monotonicNanoseconds() >= drainDeadline) { break }
+            if phase == .draining {
+                if isDrained() || monotonicNanoseconds() >= drainDeadline { break }
+                waiter.wake(.drain, by: drainDeadline, context)
+                continue
+            }
             guard phase == .running && hasDeferredWork() else { continue }
             let now = monotonicNanoseconds()
             if now >= nextTick {
                 nextTick = now + tickInterval
                 tick()
+                waiter.nudge(context)
             }
-            // Not armed while nothing waits, so an idle loop does not wake (and poll every connection) for nothing.
-            if hasDeferredWork() && timerArmedFor != nextTick {
-                timerArmedFor = nextTick
-                canopy_wake_timer_schedule(tickTimer, context, lws_usec_t((nextTick - now) / 1000 + 1))
-            }
+            // Not armed while nothing waits, so an idle loop does not wake (and, on poll, look at every connection)
+            // for nothing.
+            if hasDeferredWork() { waiter.wake(.tick, by: nextTick, context) }
         }
         phase = .finished
         mailbox.detach()
-        canopy_wake_timer_cancel(drainTimer)
-        canopy_wake_timer_cancel(tickTimer)
-        lws_context_destroy(context)
+        waiter.destroy(context)
         self.context = nil
+    }
+
+    /// Has the loop's wake-up callback run soon (as a posted job would), from the loop's own thread.
+    func wakeSoon() {
+        if let context { lws_cancel_service(context) }
     }
 
     /// Runs `job` on the loop's thread (the owner applies its actions); dropped once the loop finished.
@@ -111,7 +125,7 @@ final class LoopCore {
         guard phase == .running, let context else { return }
         phase = .draining
         drainDeadline = monotonicNanoseconds() + UInt64(drainTimeoutSeconds) * 1_000_000_000
-        canopy_wake_timer_schedule(drainTimer, context, lws_usec_t(drainTimeoutSeconds) * 1_000_000 + 1000)
+        waiter.wake(.drain, by: drainDeadline, context)
     }
 
     func assertOnLoopThread() {

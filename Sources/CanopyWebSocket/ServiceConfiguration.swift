@@ -32,6 +32,9 @@ public struct ServiceConfiguration: Sendable {
     /// Host names (`name` or `name:port`) a loopback-bound server answers besides the loopback ones, for a proxy or an
     /// /etc/hosts alias; other names get 421 (DNS rebinding). See `HostPolicy`.
     public var allowedHosts: [String] = []
+    /// How the service thread waits for its connections' events: `.libuv` (epoll; a wake costs what is ready) or lws's
+    /// own `.poll` (every wake looks at every connection). See docs/server.md, "Service loop".
+    public var eventLoop = EventLoopKind.libuv
     /// lws's strict security headers on HTTP responses (CSP without inline script or style, nosniff, deny framing).
     public var securityHeaders = true
 

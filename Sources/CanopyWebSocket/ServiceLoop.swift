@@ -18,8 +18,9 @@ import CanopyCore
 ///
 /// Per session: incoming fragments are reassembled up to `maxMessageBytes` (over it: close 1009); binary frames are
 /// treated like text frames (the JSON layer validates UTF-8 either way); outgoing messages queue up to
-/// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008), and each writeable callback
-/// writes as many of them as the socket takes (see `TransportSession.writeNext`). A handler `.close` is sent after
+/// `maxQueueBytes` (over it: the queue is dropped and the session closed with 1008); a message with nothing ahead of
+/// it is written at once, and otherwise each writeable callback writes as many as the socket takes (see
+/// `TransportSession.canWriteAtOnce` and `writeNext`). A handler `.close` is sent after
 /// the messages queued before it; sends after it are dropped, as are messages the client sends once its close is
 /// pending. `stop()` drops queued messages and closes every session with 1001.
 public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the service thread; others post to `core`
@@ -27,6 +28,10 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     public let configuration: ServiceConfiguration
     /// The port actually listened on (the configured one, or the one the system picked for port 0).
     public private(set) var port = 0
+    /// How the service thread waits for events: `configuration.eventLoop`, or `.poll` if libuv could not make a loop.
+    public var eventLoop: EventLoopKind { core.eventLoop }
+    /// What went wrong tearing the event loop down, once `run()` returned (nil: nothing; it is logged too).
+    var teardownProblem: String? { core.teardownProblem }
     /// Sessions closed for a limit (1009, 1008) are logged at notice. Silent until set (before `run()`).
     public var logger = Logger(label: "canopyd.transport", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -39,6 +44,8 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// The context, its thread, mailbox, phases and wake timers (shared with `ClientLoop`).
     private let core: LoopCore
     private(set) var sessions: [SessionID: TransportSession] = [:]
+    /// Sessions whose close frame is set and that lws is to close at the next wake-up (`TransportSession.closeNow`).
+    private var closesDue: [SessionID] = []
     /// What `/metrics` reports of the transport (service thread only).
     var counters = TransportCounters()
     /// How many times `run()` has called `lws_service` (service thread only).
@@ -57,7 +64,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
             allowedOrigins: configuration.allowedOrigins, loopbackOnly: configuration.isLoopback)
         hostPolicy = HostPolicy(allowedHosts: configuration.allowedHosts, loopbackOnly: configuration.isLoopback)
         memory = LibWebSocketsSetup(configuration)
-        core = LoopCore(drainTimeoutSeconds: configuration.drainTimeoutSeconds)
+        core = LoopCore(drainTimeoutSeconds: configuration.drainTimeoutSeconds, eventLoop: configuration.eventLoop)
         ServiceLoop.quietLibraryLogging()
 
         var options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
@@ -72,10 +79,11 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         contextInfo.server_string = UnsafePointer(memory.serverName)
         contextInfo.token_limits = UnsafePointer(memory.tokenLimits)
         contextInfo.max_http_header_data = LibWebSocketsSetup.headerSpace
-        guard let context = lws_create_context(&contextInfo) else {
-            throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context")
+        core.prepare(&contextInfo)
+        guard let context = lws_create_context(&contextInfo), core.attach(context) else {
+            let loop = core.eventLoop == .libuv ? " on libuv (is libwebsockets-evlib-uv installed?)" : ""
+            throw ServiceLoopError(.contextFailed, "libwebsockets could not create its context\(loop)")
         }
-        core.attach(context)
 
         var vhostInfo = lws_context_creation_info()
         vhostInfo.options = options
@@ -136,6 +144,9 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// Woken by `lws_cancel_service`: runs posted jobs, and starts the shutdown once `stop()` was called.
     func drainMailbox() {
         assertOnServiceThread()
+        let due = closesDue
+        closesDue = []
+        for id in due { sessions[id]?.closeNow() }
         let (jobs, stopRequested) = core.takeMail()
         for job in jobs { apply(job()) }
         guard stopRequested else { return }
@@ -148,6 +159,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
     /// After `run()`: sessions still open were dropped by `lws_context_destroy` (no close frame); they got `closed`
     /// through the CLOSED callback, and any left over (belt and braces) get it now.
     private func finish() {
+        if let problem = core.teardownProblem { logger.warning("event loop teardown: \(problem)") }
         let leftover = sessions.keys.sorted()
         for session in sessions.values { counters.disconnects[session.endedBy.rawValue] += 1 }
         sessions.removeAll()
@@ -229,14 +241,19 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
         return -1  // lws sends our close frame instead of the echo
     }
 
-    /// SERVER_WRITEABLE: writes exactly one queued message, or sends the pending close once the queue is empty.
+    /// SERVER_WRITEABLE: writes queued messages, or has the pending close sent once the queue is empty.
     func sessionWriteable(user: UnsafeMutableRawPointer?) -> Int32 {
         assertOnServiceThread()
         guard let session = session(for: user) else { return 0 }
+        session.hasBeenWriteable = true
         var written = TransportSession.Written()
         let status = session.writeNext(written: &written)
         counters.messagesSent += written.messages
         counters.bytesSent += written.bytes
+        if session.closeDue {
+            closesDue.append(session.id)
+            core.wakeSoon()
+        }
         return status
     }
 
@@ -297,7 +314,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                     let behindNext = session.queuedBytes - session.nextMessageBytes
                     if session.isWaiting(key) || behindNext + message.count <= configuration.maxQueueBytes {
                         session.enqueue(message)
-                        lws_callback_on_writable(session.wsi)
+                        flush(session)
                     }
                     continue
                 }
@@ -313,7 +330,7 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                     continue
                 }
                 session.enqueue(message)
-                lws_callback_on_writable(session.wsi)
+                flush(session)
             case .close(let id, let code, let reason):
                 guard let session = sessions[id] else { continue }
                 requestClose(session, code: code, reason: reason, dropQueued: false, cause: .unauthorized)
@@ -321,6 +338,20 @@ public final class ServiceLoop: @unchecked Sendable {  // lws state stays on the
                 for id in ids { if let session = sessions[id] { lws_callback_on_writable(session.wsi) } }
             }
         }
+    }
+
+    /// Writes the message just queued to `session` at once when nothing is ahead of it (`canWriteAtOnce`), else asks
+    /// lws for a writeable callback.
+    private func flush(_ session: TransportSession) {
+        guard session.canWriteAtOnce else {
+            lws_callback_on_writable(session.wsi)
+            return
+        }
+        var written = TransportSession.Written()
+        let status = session.writeNext(written: &written)
+        counters.messagesSent += written.messages
+        counters.bytesSent += written.bytes
+        if status < 0 { session.dropSoon() }
     }
 
     /// Closes `session` after its queue (or at once, dropping it); see `TransportSession.requestClose`. While

@@ -19,8 +19,15 @@ final class TransportSession {
     /// Fragments of the message being received.
     var incoming: [UInt8] = []
     var pendingClose: PendingClose?
-    /// The close frame was handed to lws (`lws_close_reason` and -1 returned); nothing more to do but wait.
+    /// The close frame was handed to lws (`lws_close_reason`, then -1 returned or `closeNow()`); nothing more to do
+    /// but wait.
     var closeFrameRequested = false
+    /// A writeable callback found the queue flushed and set the pending close's frame: the owner calls `closeNow()`
+    /// once it is out of this connection's callbacks.
+    private(set) var closeDue = false
+    /// lws has called the connection writeable at least once: its handshake is out, so a message may be written at
+    /// once (`canWriteAtOnce`).
+    var hasBeenWriteable = false
     /// What ended (or will end) the session, for the server's metrics: the peer, unless the server closed it first.
     var endedBy = DisconnectReason.client
     /// Whether the message being received is text (nil between messages); a server session checks its UTF-8.
@@ -127,11 +134,11 @@ final class TransportSession {
         }
         guard let first = dequeue() else {
             if let close = pendingClose {
-                // lws now sends the close frame and waits for the peer's; it may still call back writeable
-                // meanwhile (a writeable request made earlier), which must not close again.
+                // The owner has lws send the close frame (`closeNow()`); lws may still call back writeable meanwhile
+                // (a writeable request made earlier), which must not close again.
                 closeFrameRequested = true
+                closeDue = true
                 setCloseReason(code: close.code, reason: close.reason)
-                return -1
             }
             return 0
         }
@@ -211,6 +218,25 @@ final class TransportSession {
         return 0
     }
 
+    /// Whether the message just queued, the only one waiting, can be written at once rather than at the next
+    /// writeable callback: a server session whose handshake is out, nothing ahead of the message (queued, being
+    /// fragmented, or held by lws from an earlier write), no close under way, and a message written in place. A
+    /// writeable request costs a pass of the loop and, on libuv, four `epoll_ctl` calls per message (libuv's
+    /// `uv_poll_start` removes and re-adds the descriptor each time lws turns POLLOUT on or off); lws appends to what
+    /// it holds and asks for writeable itself when the socket takes only part of a write.
+    var canWriteAtOnce: Bool {
+        writesInPlace && hasBeenWriteable && queue.count - queueHead == 1 && fragmenting == nil
+            && queue[queueHead].canWriteInPlace && queue[queueHead].tail == nil && pendingClose == nil
+            && !closeFrameRequested && !peerSentClose && lws_partial_buffered(wsi) == 0
+    }
+
+    /// Gives up on a connection whose socket failed a write made outside its own callbacks (inside one, returning
+    /// -1 does this): lws drops it at its next timeout check, without a close frame.
+    func dropSoon() {
+        closeFrameRequested = true
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
     /// Marks the session to close at its next writeable callback (after what is queued, unless `dropQueued`), and
     /// lets lws drop it without a close frame if that has not happened within `timeoutSeconds` (a peer that stopped
     /// reading never becomes writeable). The first close asked for wins.
@@ -223,6 +249,17 @@ final class TransportSession {
         }
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(clamping: max(1, timeoutSeconds)))
         lws_callback_on_writable(wsi)
+    }
+
+    /// Has lws close the connection politely now: it sends the close frame set by `writeNext` and waits for the
+    /// peer's. Call outside this connection's own callbacks (the loop's wake-up callback). Returning -1 from the
+    /// writeable callback would be the usual way, but lws 4.1.6 built with `_DEBUG` (as Debian's is) closes a
+    /// connection a second time right after such a close on libuv ("close_and_handled uv repeat test"), and the
+    /// second close drops it before the close frame goes out. lws may report the connection closed before this
+    /// returns.
+    func closeNow() {
+        closeDue = false
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
     }
 
     /// `lws_close_reason` with the reason cut to the 123 bytes a close frame allows, on a character boundary.

@@ -35,6 +35,7 @@ extension Canopy {
         @Option(help: "Clients that read slowly (pausing 900 ms of every second) and resubscribe when closed.")
         var slow = 0
         @Option(help: "Connections opened per second at the start.") var connectRate: Double = 2000
+        @Option(help: "How the load tool waits for its connections' events: poll or libuv.") var eventLoop = "poll"
         @Flag(help: "Only connect and subscribe the clients, hold them idle for --duration, report how many stayed.")
         var hold = false
         @Option(help: "A .swift program: the scratch trees are program trees of it, driven by setText events.")
@@ -65,6 +66,7 @@ extension Canopy {
             c.warmup = warmup
             c.slow = slow
             c.connectRate = connectRate
+            c.eventLoop = try LoadConfiguration.eventLoop(parsing: eventLoop)
             c.hold = hold
             c.clientName = connection.client
             c.token = connection.resolvedToken

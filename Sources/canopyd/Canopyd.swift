@@ -134,7 +134,7 @@ struct Canopyd: ParsableCommand {
         let tokens = configuration.hub.tokens.count
         let access =
             tokens == 0 ? "without tokens (every session is admin)" : "with \(tokens) token\(tokens == 1 ? "" : "s")"
-        logger.info("listening on \(shown):\(daemon.port) \(access)")
+        logger.info("listening on \(shown):\(daemon.port) \(access), event loop \(daemon.loop.eventLoop.rawValue)")
 
         // SIGINT/SIGTERM stop (close 1001, drain); SIGHUP re-reads the tokens and the edit rate (docs/server.md).
         for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_IGN) }
@@ -149,7 +149,8 @@ struct Canopyd: ParsableCommand {
                 }
                 do {
                     let settings = try sources.reloadableSettings()
-                    logger.info("SIGHUP: reloading tokens and edit rate from \(sources.file ?? "flags and environment")")
+                    logger.info(
+                        "SIGHUP: reloading tokens and edit rate from \(sources.file ?? "flags and environment")")
                     daemon.reload(settings)
                 } catch {
                     logger.error("SIGHUP: not reloaded, the running settings stay: \(error)")

@@ -151,12 +151,14 @@ import CanopySupport
 
     // MARK: Many connections on one loop
 
-    @Test func servesManyConnectionsOnOneThread() throws {
+    @Test(arguments: EventLoopKind.allCases)
+    func servesManyConnectionsOnOneThread(eventLoop: EventLoopKind) throws {
         let server = try TestServer()
         defer { server.stop() }
         let count = 300
         let recorder = RecordingClientHandler(echoesExpected: count)
-        let loop = try ClientLoop(handler: recorder)
+        let loop = try ClientLoop(handler: recorder, eventLoop: eventLoop)
+        #expect(loop.eventLoop == eventLoop)
         let url = WebSocketURL(host: "127.0.0.1", port: server.port)
         for _ in 0..<count { loop.connect(url) }
         let done = DispatchSemaphore(value: 0)

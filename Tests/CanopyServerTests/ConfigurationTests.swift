@@ -95,6 +95,7 @@ import CanopySupport
               allowed_origins: ["https://tools.example.com:8443", "*"]
               allowed_hosts: ["canopy.example.com:7700"]
               security_headers: false
+              event_loop: poll
             storage:
               data: /var/lib/canopy
               durability: none
@@ -131,6 +132,7 @@ import CanopySupport
         #expect(c.service.allowedOrigins == ["https://tools.example.com:8443", "*"])
         #expect(c.service.allowedHosts == ["canopy.example.com:7700"])
         #expect(c.service.securityHeaders == false)
+        #expect(c.service.eventLoop == .poll)
         #expect(c.dataDirectory == "/var/lib/canopy")
         #expect(c.durability == .none)
         #expect(c.hub.snapshotEveryBatches == 7)
@@ -209,6 +211,10 @@ import CanopySupport
             "test.yaml:2: storage.durability: expected \"fsync\" or \"none\", got \"always\""
         ),
         (
+            "server:\n  event_loop: epoll",
+            "test.yaml:2: server.event_loop: expected \"poll\" or \"libuv\", got \"epoll\""
+        ),
+        (
             "limits:\n  max_message_bytes: 0",
             "test.yaml:2: limits.max_message_bytes: expected an integer in 1...1073741824, got 0"
         ),
@@ -275,7 +281,7 @@ import CanopySupport
     @Test func rejectsUnknownSectionsKeysAndRepeats() {
         #expect(
             rejection("server:\n  port: 1\n  prot: 2\n")?.description
-                == "test.yaml:3: server.prot: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
+                == "test.yaml:3: server.prot: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers, event_loop)"
         )
         #expect(
             rejection("\nserve:\n  port: 1\n")?.description
@@ -283,13 +289,13 @@ import CanopySupport
         )
         #expect(
             rejection("server:\n  tls:\n    cert: x\n")?.description
-                == "test.yaml:2: server.tls: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
+                == "test.yaml:2: server.tls: unknown key (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers, event_loop)"
         )
         #expect(
             rejection("port: 7700\n")?.description == "test.yaml:1: port: settings go under their section (server:)")
         #expect(
             rejection("server: 7700\n")?.description
-                == "test.yaml:1: server: expected a mapping (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers)"
+                == "test.yaml:1: server: expected a mapping (keys of server: host, port, web, allowed_origins, allowed_hosts, security_headers, event_loop)"
         )
         #expect(
             rejection("server:\n  port: 1\n  port: 2\n")?.description
@@ -341,6 +347,7 @@ import CanopySupport
             "CANOPY_SERVER_PORT": "7100", "CANOPY_LIMITS_MAX_MESSAGE_BYTES": "200",
             "CANOPY_AUTH_TOKENS": "a:admin b:viewer:x*,y", "CANOPY_SERVER_SECURITY_HEADERS": "false",
             "CANOPY_LIMITS_EDITS_PER_SECOND": "2.5", "CANOPY_TEST_SEED": "not a setting",
+            "CANOPY_SERVER_EVENT_LOOP": "poll",
         ]
         let fromEnvironment = try load(file, environment: environment)
         #expect(fromEnvironment.service.port == 7100)
@@ -348,6 +355,7 @@ import CanopySupport
         #expect(fromEnvironment.service.maxMessageBytes == 200)
         #expect(fromEnvironment.service.securityHeaders == false)
         #expect(fromEnvironment.hub.editsPerSecond == 2.5)
+        #expect(fromEnvironment.service.eventLoop == .poll)
         #expect(
             fromEnvironment.hub.tokens == [
                 TokenGrant(token: "a", role: .admin), TokenGrant(token: "b", role: .viewer, trees: ["x*", "y"]),

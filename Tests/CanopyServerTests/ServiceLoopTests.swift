@@ -16,8 +16,10 @@ import CanopySupport
 @Suite struct ServiceLoopTests {
     // MARK: WebSocket sessions
 
-    @Test func echoesAMessageAndReportsOpenAndClose() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func echoesAMessageAndReportsOpenAndClose(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
+        #expect(server.loop.eventLoop == eventLoop)  // lws's libuv plugin is installed here (scripts/setup.sh)
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("hello")
@@ -104,8 +106,9 @@ import CanopySupport
         #expect(try TestWebSocket.upgradeStatus(port: open.port, headers: ["Origin": "http://evil.example"]) == 403)
     }
 
-    @Test func reassemblesMessagesSplitIntoFragments() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func reassemblesMessagesSplitIntoFragments(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("tiny", fragmentSize: 1)
@@ -141,8 +144,9 @@ import CanopySupport
         #expect(try client.next() == .text(#"{"type":"listTrees"}"#))
     }
 
-    @Test func closesWith1009WhenAMessageIsTooBigAndOthersCarryOn() throws {
-        let server = try TestServer { $0.maxMessageBytes = 64 << 10 }
+    @Test(arguments: EventLoopKind.allCases)
+    func closesWith1009WhenAMessageIsTooBigAndOthersCarryOn(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop) { $0.maxMessageBytes = 64 << 10 }
         defer { server.stop() }
         let big = try TestWebSocket(port: server.port)
         let other = try TestWebSocket(port: server.port)
@@ -159,8 +163,9 @@ import CanopySupport
         #expect(try other.next() == .text("fine"))
     }
 
-    @Test func closesASlowReaderWith1008WhileOthersKeepReceiving() throws {
-        let server = try TestServer {
+    @Test(arguments: EventLoopKind.allCases)
+    func closesASlowReaderWith1008WhileOthersKeepReceiving(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop) {
             $0.maxQueueBytes = 256 << 10
             $0.closeTimeoutSeconds = 30
         }
@@ -190,8 +195,9 @@ import CanopySupport
     /// Every session is written from the one shared buffer, the frame header in its head-room. Messages much larger
     /// than the sockets take at once (lws keeps the rest) reach every reader intact, in order, with other messages
     /// written from the same buffers in between.
-    @Test func aSharedMessageReachesEveryReaderIntactEvenWhenWritesArePartial() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func aSharedMessageReachesEveryReaderIntactEvenWhenWritesArePartial(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let readers = try (0..<3).map { _ in try TestWebSocket(port: server.port, receiveBuffer: 4096) }
         #expect(eventually { server.handler.opened.count == 3 })
@@ -213,8 +219,9 @@ import CanopySupport
 
     /// Messages queued at once leave in a few passes of the loop, not one pass each: with one write per writeable
     /// callback, a loop starved of CPU (each pass taking seconds) sent next to nothing of what it read and answered.
-    @Test func aBurstOfQueuedMessagesLeavesInAFewPassesOfTheLoop() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func aBurstOfQueuedMessagesLeavesInAFewPassesOfTheLoop(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let client = try BlockingClient(url: WebSocketURL(host: "127.0.0.1", port: server.port))
         defer { client.close() }
@@ -246,8 +253,11 @@ import CanopySupport
 
     /// The loop ticks the handler only while it has deferred work, waking itself for that with nothing else going
     /// on; an idle loop is not woken 20 times a second (with many connections each wake polls all of them).
-    @Test func theHandlerIsTickedOnlyWhileItHasDeferredWork() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func theHandlerIsTickedOnlyWhileItHasDeferredWork(eventLoop: EventLoopKind)
+        throws
+    {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("ping")
@@ -263,8 +273,9 @@ import CanopySupport
         #expect(server.handler.ticks == 3)
     }
 
-    @Test func aClientThatStopsReadingForGoodIsDroppedAfterAnOverflow() throws {
-        let server = try TestServer {
+    @Test(arguments: EventLoopKind.allCases)
+    func aClientThatStopsReadingForGoodIsDroppedAfterAnOverflow(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop) {
             $0.maxQueueBytes = 128 << 10
             $0.closeTimeoutSeconds = 1
         }
@@ -289,8 +300,11 @@ import CanopySupport
         withExtendedLifetime(dead) {}  // connected and unread throughout
     }
 
-    @Test func closeActionFlushesWhatWasQueuedBeforeIt() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func closeActionFlushesWhatWasQueuedBeforeIt(eventLoop: EventLoopKind)
+        throws
+    {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("close:4000")
@@ -300,8 +314,9 @@ import CanopySupport
         #expect(eventually { server.handler.closed == [1] })
     }
 
-    @Test func postedJobsRunOnTheServiceThread() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func postedJobsRunOnTheServiceThread(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let client = try TestWebSocket(port: server.port)
         try client.send("warm-up")
@@ -318,8 +333,9 @@ import CanopySupport
         #expect(handler.jobRanOnServiceThread == true)
     }
 
-    @Test func dropsClientsThatDoNotAnswerPings() throws {
-        let server = try TestServer {
+    @Test(arguments: EventLoopKind.allCases)
+    func dropsClientsThatDoNotAnswerPings(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop) {
             $0.pingIntervalSeconds = 1
             $0.idleTimeoutSeconds = 2
         }
@@ -342,8 +358,9 @@ import CanopySupport
 
     // MARK: Shutdown
 
-    @Test func stopClosesEverySessionWith1001AndReturnsFromRun() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func stopClosesEverySessionWith1001AndReturnsFromRun(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         let first = try TestWebSocket(port: server.port)
         let second = try TestWebSocket(port: server.port)
         try first.send("one")
@@ -358,14 +375,16 @@ import CanopySupport
         try second.sendClose(code: 1001)
         #expect(server.waitUntilFinished(seconds: 5))
         #expect(server.handler.closed.sorted() == [1, 2])
+        #expect(server.loop.teardownProblem == nil)  // libuv: lws's context and the loop were freed
         // Afterwards stop and post are harmless, and the port is closed.
         server.loop.stop()
         server.loop.post { [] }
         #expect(TestSocket.connectionError(host: "127.0.0.1", port: server.port) == ECONNREFUSED)
     }
 
-    @Test func stopGivesUpOnClientsThatNeverAcknowledgeAfterTheDrainTimeout() throws {
-        let server = try TestServer { $0.drainTimeoutSeconds = 1 }
+    @Test(arguments: EventLoopKind.allCases)
+    func stopGivesUpOnClientsThatNeverAcknowledgeAfterTheDrainTimeout(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop) { $0.drainTimeoutSeconds = 1 }
         let client = try TestWebSocket(port: server.port, receiveBuffer: 4096)
         try client.send("hi")
         _ = try client.next()
@@ -377,9 +396,10 @@ import CanopySupport
         #expect(try client.next() == .close(code: 1001, reason: "going away"))
     }
 
-    @Test func withoutADrainConnectionsAreDroppedWithoutACloseFrame() throws {
+    @Test(arguments: EventLoopKind.allCases)
+    func withoutADrainConnectionsAreDroppedWithoutACloseFrame(eventLoop: EventLoopKind) throws {
         // lws_context_destroy sends no close frames: only the drain does.
-        let server = try TestServer { $0.drainTimeoutSeconds = 0 }
+        let server = try TestServer(eventLoop: eventLoop) { $0.drainTimeoutSeconds = 0 }
         let client = try TestWebSocket(port: server.port)
         server.loop.stop()
         #expect(server.waitUntilFinished(seconds: 5))
@@ -387,8 +407,9 @@ import CanopySupport
         #expect(server.handler.closed == [1])
     }
 
-    @Test func stopBeforeRunReturnsAtOnce() throws {
-        let server = try TestServer(start: false)
+    @Test(arguments: EventLoopKind.allCases)
+    func stopBeforeRunReturnsAtOnce(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop, start: false)
         server.loop.stop()
         server.start()
         #expect(server.waitUntilFinished(seconds: 5))
@@ -396,8 +417,9 @@ import CanopySupport
 
     // MARK: HTTP
 
-    @Test func answersHealthz() throws {
-        let server = try TestServer()
+    @Test(arguments: EventLoopKind.allCases)
+    func answersHealthz(eventLoop: EventLoopKind) throws {
+        let server = try TestServer(eventLoop: eventLoop)
         defer { server.stop() }
         let response = try #require(try TestHTTP.get(port: server.port, path: "/healthz"))
         #expect(response.status == 200)
@@ -502,7 +524,8 @@ import CanopySupport
         try FileManager.default.removeItem(atPath: examples.root + "/b-navigation.json")
         let response = try #require(try TestHTTP.get(port: server.port, path: "/examples/index.json"))
         let files = try JSONParser.parse(bytes: response.body).array?.compactMap { $0["file"]?.string }
-        #expect(files == ["0-first.json", "a-laziness.json", "c-untitled.json", "d-signup.swift", "e_BareProgram.swift"])
+        #expect(
+            files == ["0-first.json", "a-laziness.json", "c-untitled.json", "d-signup.swift", "e_BareProgram.swift"])
     }
 
     @Test func servesAnExampleFileAsJSON() throws {
@@ -609,18 +632,21 @@ import CanopySupport
             files.resolve("/examples/d-signup.swift")
                 == .file(path: root + "/d-signup.swift", contentType: "text/plain; charset=utf-8"))
         #expect(files.resolve("/examples/index.json") == .index(TestExamples.index))
-        for path in ["/examples/../secret.json", "/examples/%2e%2e/secret.json", "/examples/..\\x.json",
-                     "/examples/escape.json", "/examples/escape.swift", "/examples/../secret.swift"] {
+        for path in [
+            "/examples/../secret.json", "/examples/%2e%2e/secret.json", "/examples/..\\x.json",
+            "/examples/escape.json", "/examples/escape.swift", "/examples/../secret.swift",
+        ] {
             #expect(files.resolve(path) == .forbidden, "\(path)")
         }
-        for path in ["/examples/.hidden.json", "/examples/notes.txt", "/examples/sub/deep.json", "/examples/",
-                     "/examples/.hidden.swift", "/examples/sub/deep.swift"] {
+        for path in [
+            "/examples/.hidden.json", "/examples/notes.txt", "/examples/sub/deep.json", "/examples/",
+            "/examples/.hidden.swift", "/examples/sub/deep.swift",
+        ] {
             #expect(files.resolve(path) == .notFound, "\(path)")
         }
         #expect(ExampleFiles(directory: nil).resolve("/examples/index.json") == .index([]))
         #expect(ExampleFiles(directory: examples.root + "/a-laziness.json").files == nil)
     }
-
 
     @Test func staticFilesRefuseTraversalThemselvesWhateverLwsNormalizes() throws {
         let site = try TestSite()
@@ -780,9 +806,13 @@ final class TestServer: Sendable {
     let handler: TestHandler
     private let finished = DispatchSemaphore(value: 0)
 
-    init(start: Bool = true, _ configure: (inout TestServerSettings) -> Void = { _ in }) throws {
+    init(
+        eventLoop: EventLoopKind = ServiceConfiguration().eventLoop, start: Bool = true,
+        _ configure: (inout TestServerSettings) -> Void = { _ in }
+    ) throws {
         var settings = TestServerSettings()
         settings.port = 0
+        settings.eventLoop = eventLoop
         configure(&settings)
         handler = TestHandler()
         // The daemon's own routes (files, examples), as canopyd serves them; /metrics needs a runner, so it is 404.

@@ -52,17 +52,9 @@ extension DaemonConfiguration {
                 expected: "a host name as a Host header gives it, such as \"canopy.example.com\" or "
                     + "\"canopy.example.com:7700\""),
             .boolean("server", "security_headers", \.service.securityHeaders),
+            .choice("server", "event_loop", \.service.eventLoop),
             .string("storage", "data", \.dataDirectory, allowEmpty: false),
-            Setting(
-                section: "storage", key: "durability", kind: .string, expected: "\"fsync\" or \"none\"",
-                apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
-                    let text = try stringValue(v, "\"fsync\" or \"none\"")
-                    guard let durability = Durability(rawValue: text) else {
-                        throw SettingProblem("expected \"fsync\" or \"none\", got \"\(text)\"")
-                    }
-                    c.durability = durability
-                },
-                read: { .string($0.durability.rawValue) }),
+            .choice("storage", "durability", \.durability),
             .integer("storage", "snapshot_every_batches", \.hub.snapshotEveryBatches, 1...10_000_000),
             .integer("storage", "snapshot_every_seconds", \.hub.snapshotEverySeconds, 1...86_400),
             .integer("storage", "keep_snapshots", \.keepSnapshots, 1...100),
@@ -201,6 +193,24 @@ extension Setting {
                 c[keyPath: path] = entries
             },
             read: { .stringArray($0[keyPath: path]) })
+    }
+
+    /// A string naming one case of `T`: `"fsync" or "none"`.
+    static func choice<T: RawRepresentable & CaseIterable>(
+        _ section: String, _ key: String, _ path: WritableKeyPath<DaemonConfiguration, T>
+    ) -> Setting where T.RawValue == String {
+        let names = T.allCases.map { "\"\($0.rawValue)\"" }
+        let expected = names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return Setting(
+            section: section, key: key, kind: .string, expected: expected,
+            apply: { (c: inout DaemonConfiguration, v: ConfigContent) throws(SettingProblem) in
+                let text = try stringValue(v, expected)
+                guard let value = T(rawValue: text) else {
+                    throw SettingProblem("expected \(expected), got \"\(text)\"")
+                }
+                c[keyPath: path] = value
+            },
+            read: { .string($0[keyPath: path].rawValue) })
     }
 
     static func boolean(
