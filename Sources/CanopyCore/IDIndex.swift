@@ -19,6 +19,17 @@ struct IDIndex: Sendable {
         }
     }
 
+    /// Grows the table (once) so that `more` further ids fit without growing again.
+    mutating func reserve(_ more: Int, in ids: [String]) {
+        var size = table.count
+        while (count + more) * 4 > size * 3 { size *= 2 }
+        guard size > table.count else { return }
+        let old = table
+        table = [Slot](repeating: -1, count: size)
+        count = 0
+        for s in old where s >= 0 { insert(s, in: ids) }
+    }
+
     /// Adds slot `s` under `ids[s]`, which must not be indexed yet.
     mutating func insert(_ s: Slot, in ids: [String]) {
         if (count + 1) * 4 > table.count * 3 { grow(ids) }

@@ -13,7 +13,7 @@ extension Node {
         guard let object = json.object else { throw wireError("a node must be an object, got \(describe(json))") }
         var fields = WireFields(object, prefix: "node: ")
         let id = try fields.name("id")
-        fields.prefix = "node \(quoted(id)): "
+        fields.node = id
         try fields.rejectUnknown(allowed: Node.wireFields)
         let type = try fields.name("type")
         let props = try fields.optionalObject("props")
@@ -327,11 +327,22 @@ extension Array where Element == Op {
 /// The members of one wire object, read with messages prefixed by `prefix` (e.g. `insert: `).
 private struct WireFields {
     let object: JSONObject
-    var prefix: String
+    private var context: String
+    /// The id of the node these fields belong to, once read: the prefix then names it. Kept as the id and quoted
+    /// only when a message is made: a snapshot of a million nodes must not build a million prefixes it never shows.
+    var node: String?
 
     init(_ object: JSONObject, prefix: String) {
         self.object = object
-        self.prefix = prefix
+        self.context = prefix
+    }
+
+    var prefix: String {
+        get { node.map { "node \(quoted($0)): " } ?? context }
+        set {
+            context = newValue
+            node = nil
+        }
     }
 
     /// Throws for the first member whose name is not in `allowed`.
@@ -398,14 +409,14 @@ private struct WireFields {
 }
 
 /// Decodes a modifier chain, prefixing each failure with `prefix` and the modifier's index.
-private func decodeModifiers(_ items: [JSON], prefix: String) throws(CanopyError) -> [Modifier] {
+private func decodeModifiers(_ items: [JSON], prefix: @autoclosure () -> String) throws(CanopyError) -> [Modifier] {
     var modifiers: [Modifier] = []
     modifiers.reserveCapacity(items.count)
     for (i, item) in items.enumerated() {
         do throws(CanopyError) {
             modifiers.append(try Modifier(json: item))
         } catch {
-            throw wireError(prefix + "modifier \(i): " + error.message)
+            throw wireError(prefix() + "modifier \(i): " + error.message)
         }
     }
     return modifiers

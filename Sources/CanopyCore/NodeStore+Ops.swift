@@ -278,7 +278,8 @@ extension NodeStore {
     /// Validates a subtree about to be inserted at `depth`: fresh unique ids, declared keys, fitting values,
     /// the depth, node count and modifier limits.
     mutating func validateNew(_ node: Node, depth: Int) throws(CanopyError) {
-        var seen = Set<String>()
+        // Sized up front: a whole tree (a snapshot, a createTree) would otherwise rehash every id a dozen times.
+        var seen = Set<String>(minimumCapacity: node.subtreeCount)
         try validateSubtree(node, depth: depth, seen: &seen)
         try checkCount(adding: seen.count)
     }

@@ -149,6 +149,9 @@ struct NodeStore: Sendable {
         return s
     }
 
+    /// Makes room for `count` more nodes in the id index (building a whole tree at once).
+    mutating func reserve(_ count: Int) { index.reserve(count, in: ids) }
+
     /// Materializes `node` (already validated) into fresh slots; registers ids. Returns the root slot.
     mutating func build(_ node: Node, parent p: Slot, attachment a: Int32) -> Slot {
         let s = allocateSlot()

@@ -32,6 +32,7 @@ public struct Tree: Sendable {
             _ = store.keys.declare(d)
         }
         try store.validateNew(root, depth: 0)
+        store.reserve(root.subtreeCount)
         store.setRoot(store.build(root, parent: -1, attachment: -1))
         store.builtSlots = []
         store.compiledTransforms = [:]

@@ -3,6 +3,13 @@ import CanopyCore
 /// Incoming messages: checks common to all, then one handler per type.
 extension ProtocolMachine {
     public mutating func received(_ s: SessionID, _ incoming: Incoming, now: Double) -> [ProtocolAction] {
+        guard sessions[s] != nil else { return [] }
+        if let held = holdIfLoading(s, incoming) { return held }
+        return handleNow(s, incoming, now: now)
+    }
+
+    /// Handles a message that does not (or no longer) wait for a tree being loaded.
+    mutating func handleNow(_ s: SessionID, _ incoming: Incoming, now: Double) -> [ProtocolAction] {
         guard let session = sessions[s] else { return [] }
         let json: JSON
         var prepared: PreparedTree?

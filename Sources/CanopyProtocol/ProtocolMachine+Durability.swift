@@ -122,7 +122,10 @@ extension ProtocolMachine {
             entries = held
         }
         if let program = try SnapshotEncoding.program(of: snapshot) {
-            return try restartProgram(program, diffs: entries.lazy.map(\.json), version: channel.durableVersion)
+            let start = try Self.restartProgram(
+                program, diffs: entries.lazy.map(\.json), version: channel.durableVersion, configuration: configuration)
+            count(previewContextsOf: start.program)
+            return (start.tree, start.program)
         }
         var tree = try SnapshotEncoding.tree(
             of: snapshot, version: base.version, limits: configuration.limits, compiler: configuration.keyCompiler)

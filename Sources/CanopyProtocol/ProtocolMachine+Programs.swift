@@ -94,26 +94,37 @@ extension ProtocolMachine {
     mutating func startProgram(_ spec: ProgramSpec, cells: [StateCell], version: Int) throws(CanopyError)
         -> (Tree, any ProgramInstance)
     {
+        let start = try Self.launch(spec, cells: cells, version: version, configuration: configuration)
+        count(previewContextsOf: start.program)
+        return (start.tree, start.program)
+    }
+
+    /// Counts the preview contexts a started program computed and reused (`/metrics`).
+    mutating func count(previewContextsOf program: any ProgramInstance) {
+        for use in program.previewContexts {
+            if use.reused { counters.previewContextsReused += 1 } else { counters.previewContextsComputed += 1 }
+        }
+    }
+
+    /// Starts a program with the configured runtime; callable off the service thread (a restore in the background).
+    static func launch(_ spec: ProgramSpec, cells: [StateCell], version: Int, configuration: HubConfiguration)
+        throws(CanopyError) -> ProgramStart
+    {
         guard let programs = configuration.programs else {
             throw CanopyError(
                 .badMessage, "this daemon runs no program trees (no program runtime is configured)")
         }
-        let start = try programs.start(
-            spec, cells: cells, version: version, limits: configuration.limits, trace: false)
-        for use in start.program.previewContexts {
-            if use.reused { counters.previewContextsReused += 1 } else { counters.previewContextsComputed += 1 }
-        }
-        return (start.tree, start.program)
+        return try programs.start(spec, cells: cells, version: version, limits: configuration.limits, trace: false)
     }
 
     /// A program tree as of `version`: the stored spec and cells, with the logged diffs after them folded in, then
-    /// started once (the program is deterministic, so that is the tree its clients saw).
-    mutating func restartProgram(_ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int)
-        throws(CanopyError)
-        -> (Tree, any ProgramInstance)
-    {
+    /// started once (the program is deterministic, so that is the tree its clients saw). Counts nothing: the caller
+    /// does, on the service thread.
+    static func restartProgram(
+        _ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int, configuration: HubConfiguration
+    ) throws(CanopyError) -> ProgramStart {
         var program = stored
         for diff in diffs { try program.fold(diff: diff) }
-        return try startProgram(program.spec, cells: program.cells, version: version)
+        return try launch(program.spec, cells: program.cells, version: version, configuration: configuration)
     }
 }

@@ -4,9 +4,17 @@ import CanopyCore
 extension ProtocolMachine {
     func listTrees(_ s: SessionID) -> JSON {
         let session = sessions[s]
-        let visible = channels.keys.sorted().filter { session?.sees($0) == true }
+        let visible = (Array(channels.keys) + Array(loading.keys)).sorted().filter { session?.sees($0) == true }
         let list: [JSON] = visible.map { id in
-            let channel = channels[id]!
+            guard let channel = channels[id] else {
+                // Still being restored at start: its version and `about` are known, its node count is not yet.
+                let t = loading[id]!
+                var o: JSONObject = [
+                    "tree": .string(id), "version": .int(Int64(t.version)), "subscribers": 0, "loading": true,
+                ]
+                o.merge(t.about)
+                return .object(o)
+            }
             var o: JSONObject = [
                 "tree": .string(id), "version": .int(Int64(channel.tree.version)),
                 "nodes": .int(Int64(channel.tree.nodeCount)), "subscribers": .int(Int64(channel.subscribers.count)),
@@ -179,71 +187,6 @@ extension ProtocolMachine {
             }
         }
         return out
-    }
-
-    /// Rebuilds stored trees (latest snapshot + the log after it). Throws, naming the tree, if a snapshot does not
-    /// parse or a logged batch does not apply — a store that does not replay is never served as a partial tree. A
-    /// program tree's logged diffs are folded into its stored cells (and source) and the program started once at
-    /// the last version.
-    public mutating func restore(_ stored: [TreeRecord], now: Double) throws(CanopyError) {
-        for t in stored {
-            func failure(_ what: String) -> CanopyError { CanopyError(.storageError, "tree \(t.id): \(what)") }
-            guard channels[t.id] == nil else { throw failure("stored twice") }
-            var channel: TreeChannel
-            let storedProgram: StoredProgram?
-            do throws(CanopyError) {
-                let snapshot = try SnapshotEncoding.parse(t.snapshot)
-                storedProgram = try SnapshotEncoding.program(of: snapshot)
-                // A program tree's tree comes from its program below; its stored keys and root are not read back.
-                guard t.snapshotVersion >= 0 else { throw CanopyError(.badMessage, "negative version") }
-                let tree =
-                    storedProgram != nil
-                    ? try Tree(version: t.snapshotVersion)
-                    : try SnapshotEncoding.tree(
-                        of: snapshot, version: t.snapshotVersion, limits: configuration.limits,
-                        compiler: configuration.keyCompiler)
-                let about = try JSONParser.parse(bytes: t.about).object ?? JSONObject()
-                channel = TreeChannel(
-                    id: t.id, incarnation: takeIncarnation(), tree: tree, about: about, phase: .live,
-                    acksPerClient: configuration.acksPerClient, now: now)
-                for a in try SnapshotEncoding.acks(of: snapshot) {
-                    channel.acks.remember(client: a.client, seq: a.seq, version: a.version)
-                }
-            } catch {
-                throw failure("snapshot \(t.snapshotVersion) is unreadable: \(error.message)")
-            }
-            channel.base = (t.snapshotVersion, t.snapshot)
-            var version = t.snapshotVersion
-            for b in t.batches {
-                do throws(CanopyError) {
-                    let json = try JSONParser.parse(bytes: b.diff, maxDepth: 4096)
-                    guard b.version == version + 1 else { throw CanopyError(.badMessage, "out of order") }
-                    if storedProgram == nil { _ = try channel.tree.apply(try [Op](json: json["ops"] ?? .null)) }
-                    version = b.version
-                    channel.log.append(
-                        .init(
-                            version: b.version,
-                            message: OutgoingMessage(bytes: b.diff, headroom: configuration.headroom), json: json))
-                    if let seq = b.seq, !b.client.isEmpty {
-                        channel.acks.remember(client: b.client, seq: seq, version: b.version)
-                    }
-                } catch {
-                    throw failure("logged batch \(b.version) does not apply: \(error.message)")
-                }
-            }
-            if let storedProgram {
-                do throws(CanopyError) {
-                    let diffs = channel.log.range(from: t.snapshotVersion + 1, through: version) ?? []
-                    (channel.tree, channel.program) = try restartProgram(
-                        storedProgram, diffs: diffs.lazy.map(\.json), version: version)
-                } catch {
-                    throw failure("the program does not start again at version \(version): \(error.message)")
-                }
-            }
-            channel.durableVersion = channel.tree.version
-            channel.log.trim(keep: configuration.diffLogLength, anchor: t.snapshotVersion)
-            channels[t.id] = channel
-        }
     }
 }
 

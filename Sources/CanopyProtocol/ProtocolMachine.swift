@@ -14,6 +14,10 @@ public struct ProtocolMachine {
     public let durable: Bool
     var sessions: [SessionID: Session] = [:]
     var channels: [String: TreeChannel] = [:]
+    /// Stored trees being rebuilt off the service thread at start (`beginLoading`), by id.
+    var loading: [String: LoadingTree] = [:]
+    /// Messages of sessions waiting for a tree in `loading`, in arrival order (`ProtocolMachine+Waiting`).
+    var waiting: [SessionID: [Incoming]] = [:]
     /// Sessions awaiting `hello`, in the order of their deadlines (equal timeouts: the order they opened in).
     var helloDeadlines: [(deadline: Double, session: SessionID)] = []
     var helloDeadlinesHead = 0
@@ -60,6 +64,7 @@ public struct ProtocolMachine {
 
     public mutating func closed(_ s: SessionID, now: Double) -> [ProtocolAction] {
         guard let session = sessions.removeValue(forKey: s) else { return [] }
+        waiting[s] = nil
         if !session.isReady { awaitingHello -= 1 }
         var out: [ProtocolAction] = [.log(.debug, "\(Session.name(s)) disconnected")]
         for id in session.subscriptions where channels[id] != nil {
@@ -103,7 +108,7 @@ public struct ProtocolMachine {
 
     // MARK: Statistics
 
-    /// Trees, nodes in them, and batches waiting for their commit: walks every tree (for a scrape, not per message).
+    /// Trees (those still loading at start included), nodes in those served, and batches waiting for their commit: walks every tree (for a scrape, not per message).
     public var statistics: (trees: Int, nodes: Int, pending: Int) {
         var nodes = 0
         var pending = 0
@@ -111,7 +116,7 @@ public struct ProtocolMachine {
             nodes += channel.tree.nodeCount
             pending += channel.pending.count
         }
-        return (channels.count, nodes, pending)
+        return (channels.count + loading.count, nodes, pending)
     }
 
     /// The tree `id` as applied (for tests).

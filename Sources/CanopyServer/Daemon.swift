@@ -29,15 +29,25 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
     public let loadedExamples: [String]
     private let logger: Logger
     private let finished = DispatchSemaphore(value: 0)
+    private let restoreFailure = Locked<String?>(nil)
+
+    /// Stored trees of at least this many bytes (snapshot and log) are rebuilt in the background by default.
+    public static let defaultRestoreInBackgroundBytes = 1 << 20
+
+    /// Why a tree restored in the background could not be rebuilt (the daemon then stopped); nil otherwise.
+    public var startFailure: String? { restoreFailure.withLock { $0 } }
 
     /// Opens the store (a corrupt or unreadable one throws, naming its file), restores its trees, starts listening
-    /// and, when the store is new (or there is none), loads the example trees. Serving starts with `run()` or
+    /// and, when the store is new (or there is none), loads the example trees. Trees whose snapshot and log hold at
+    /// least `restoreInBackgroundBytes` are listed at once but rebuilt in the background once the daemon serves:
+    /// requests naming one wait until it is (docs/storage.md, "Start-up"). Serving starts with `run()` or
     /// `start()`. `keyCompiler` (when given, over `configuration.hub.keyCompiler`) compiles keys written in Swift;
     /// the store's trees are restored with it, so it must be given before any tree with such a key can load.
     /// `programs` (over `configuration.hub.programs`) runs program trees, likewise needed to restore them.
     public init(
         configuration: DaemonConfiguration, storage: Storage = .configured, keyCompiler: (any KeyCompiler)? = nil,
         programs: (any ProgramRuntime)? = nil,
+        restoreInBackgroundBytes: Int = Daemon.defaultRestoreInBackgroundBytes,
         logger: Logger = Logger(label: "canopyd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
@@ -68,19 +78,24 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         runner = ProtocolRunner(configuration: hub, store: store)
         runner.logger = logger
         var restored: [String] = []
+        var large: [StoredTree] = []
         if let store {
             let started = ProtocolRunner.monotonicSeconds()
             let stored = try store.load()
+            // Large trees are rebuilt after the daemon started serving (see `restoreInBackground` below).
+            let now = stored.filter { Self.storedBytes($0) < restoreInBackgroundBytes }
+            large = stored.filter { Self.storedBytes($0) >= restoreInBackgroundBytes }
             do {
-                try runner.restore(stored)
+                try runner.restore(now)
             } catch {
                 throw DaemonStartError(.start, "\(store.path): \(error.message)")
             }
             restored = stored.map(\.id).sorted()
-            DaemonFiles.returnFreedMemory()
+            if !now.isEmpty { DaemonFiles.returnFreedMemory() }
             let milliseconds = Int((ProtocolRunner.monotonicSeconds() - started) * 1000)
+            let later = large.isEmpty ? "" : "; \(large.count) large, restored in the background: \(large.map(\.id))"
             logger.info(
-                "store \(store.path) (durability \(durability.rawValue)): \(restored.count) trees restored in \(milliseconds) ms"
+                "store \(store.path) (durability \(durability.rawValue)): \(now.count) trees restored in \(milliseconds) ms\(later)"
             )
         }
         restoredTrees = restored
@@ -98,6 +113,20 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         loop.logger = logger
         let loop = self.loop
         runner.attach { job in loop.post(job) }
+        if let store, !large.isEmpty {
+            let failure = restoreFailure
+            let path = store.path
+            do {
+                try runner.restoreInBackground(large) { message in
+                    // A store that does not replay is not served as a partial one: stop (canopyd then exits 1).
+                    logger.critical("\(path): \(message): stopping")
+                    failure.withLock { $0 = "\(path): \(message)" }
+                    loop.stop()
+                }
+            } catch {
+                throw DaemonStartError(.start, "\(store.path): \(error.message)")
+            }
+        }
 
         // Examples fill a daemon at its first start only (a new data directory); later, `canopy import` adds them.
         var loaded: [String] = []
@@ -112,6 +141,9 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         }
         loadedExamples = loaded
     }
+
+    /// A stored tree's size as `load` read it: its snapshot and its logged diffs.
+    static func storedBytes(_ t: StoredTree) -> Int { t.diffs.reduce(t.snapshot.count) { $0 + $1.diff.count } }
 
     /// The port listened on (the system's pick for port 0).
     public var port: Int { loop.port }

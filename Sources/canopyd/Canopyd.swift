@@ -167,6 +167,7 @@ struct Canopyd: ParsableCommand {
         fflush(nil)  // flushes every output stream (stdout is not concurrency-safe to name in Swift 6)
         daemon.run()
         for handler in handlers { handler.cancel() }
+        if let failure = daemon.startFailure { throw DaemonStartError(.start, failure) }
         logger.info("stopped")
         print("canopyd: stopped")
         fflush(nil)

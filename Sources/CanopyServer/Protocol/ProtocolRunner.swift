@@ -25,6 +25,8 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     private let subscribeQueue = DispatchQueue(label: "canopyd.subscribe-snapshots")
     /// Parses large messages (and builds the tree of a large createTree) off the service thread.
     private let largeMessageQueue = DispatchQueue(label: "canopyd.large-messages")
+    /// Rebuilds the large stored trees at start, after the daemon started serving the others.
+    private let restoreQueue = DispatchQueue(label: "canopyd.restore")
     /// Sessions with a large message being handled off the service thread, and the messages they sent since, which
     /// wait for it (a session's messages are handled in order).
     private var backlog: [SessionID: [[UInt8]]] = [:]
@@ -54,12 +56,48 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
 
     /// Rebuilds the stored trees (see `ProtocolMachine.restore`).
     public func restore(_ stored: [StoredTree]) throws(CanopyError) {
-        let records = stored.map { t in
-            TreeRecord(
-                id: t.id, about: t.about, snapshotVersion: t.snapshotVersion, snapshot: t.snapshot,
-                batches: t.diffs.map { ($0.version, $0.client, $0.seq, $0.diff) })
+        try machine.restore(stored.map(Self.record), now: clock())
+    }
+
+    /// Lists `stored` as loading (requests naming them wait) and rebuilds them one after another on a queue of their
+    /// own, serving each as soon as it is rebuilt; call after `attach(post:)`. If one does not rebuild, `failed` runs
+    /// on the service thread with the reason (naming the tree) and the rest are not rebuilt.
+    public func restoreInBackground(
+        _ stored: [StoredTree], failed: @escaping @Sendable (String) -> Void
+    ) throws(CanopyError) {
+        guard let post else { preconditionFailure("restoring in the background needs the loop (attach(post:))") }
+        guard !stored.isEmpty else { return }
+        let records = stored.map(Self.record)
+        let incarnations = try machine.beginLoading(records)
+        let configuration = machine.configuration
+        let clock = self.clock
+        restoreQueue.async { [self] in
+            for (t, incarnation) in zip(records, incarnations) {
+                let started = clock()
+                let rebuilt = Result { () throws(CanopyError) -> RestoredTree in
+                    try ProtocolMachine.rebuild(t, incarnation: incarnation, configuration: configuration, now: started)
+                }
+                DaemonFiles.returnFreedMemory()  // what parsing the snapshot took (some 800 MB for 1M nodes)
+                let milliseconds = Int((clock() - started) * 1000)
+                post { [self] in
+                    switch rebuilt {
+                    case .success(let restored):
+                        logger.info("tree \(t.id) restored in the background in \(milliseconds) ms")
+                        return perform(machine.install(restored, now: clock()))
+                    case .failure(let error):
+                        failed(error.message)
+                        return []
+                    }
+                }
+                if case .failure = rebuilt { return }
+            }
         }
-        try machine.restore(records, now: clock())
+    }
+
+    private static func record(_ t: StoredTree) -> TreeRecord {
+        TreeRecord(
+            id: t.id, about: t.about, snapshotVersion: t.snapshotVersion, snapshot: t.snapshot,
+            batches: t.diffs.map { ($0.version, $0.client, $0.seq, $0.diff) })
     }
 
     /// Creates a tree from a `createTree` body outside any session (the example loader); returns its id.
