@@ -16,21 +16,12 @@ public struct SnapshotJob: Sendable {
     /// head that ends with a comma: `"keys":[…],"root":{…},"readers":[…],…}`.
     public func encode() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * tree.nodeCount + 256)
-        out += #""keys":"#.utf8
-        JSON.array(tree.keys.map(\.json)).write(into: &out)
-        out += #","root":"#.utf8
-        tree.writeRootJSON(into: &out)
+        SnapshotEncoding.writeKeysAndRoot(of: tree, into: &out)
         out += #","readers":"#.utf8
         JSON.array(tree.readers.map(\.json)).write(into: &out)
         var rest = program
         if trace, let t = tree.evaluateFromScratch(trace: true).trace { rest["trace"] = t.json }
-        if !rest.isEmpty {
-            var members: [UInt8] = []
-            JSON.object(rest).write(into: &members)
-            out.append(UInt8(ascii: ","))
-            out += members[1..<(members.count - 1)]
-        }
+        SnapshotEncoding.appendMembers(rest, into: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }

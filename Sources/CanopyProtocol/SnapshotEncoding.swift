@@ -7,13 +7,8 @@ import CanopyCore
 /// and cells (its `keys` and `root` are kept for readers of the store, not read back).
 public enum SnapshotEncoding {
     public static func encode(_ tree: Tree, acks: [AckRecord], program: StoredProgram? = nil) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 * tree.nodeCount + 256)
-        out += #"{"keys":"#.utf8
-        JSON.array(tree.keys.map(\.json)).write(into: &out)
-        // The root straight from the tree's storage: no `Node` and `JSON` copy of a 1M-node tree in between.
-        out += #","root":"#.utf8
-        tree.writeRootJSON(into: &out)
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        writeKeysAndRoot(of: tree, into: &out)
         var rest = JSONObject()
         if let program {
             rest["program"] = program.spec.json
@@ -22,14 +17,28 @@ public enum SnapshotEncoding {
         if !acks.isEmpty {
             rest["acks"] = .array(acks.map { [.string($0.client), .string($0.seq), .int(Int64($0.version))] })
         }
-        if !rest.isEmpty {
-            var members: [UInt8] = []
-            JSON.object(rest).write(into: &members)
-            out.append(UInt8(ascii: ","))
-            out += members[1..<(members.count - 1)]
-        }
+        appendMembers(rest, into: &out)
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// `"keys":[…],"root":{…}` — the root straight from the tree's storage, with no `Node` or `JSON` copy of a 1M-node
+    /// tree in between. Shared by the store's snapshots and the subscribers' snapshot bodies.
+    static func writeKeysAndRoot(of tree: Tree, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + 64 * tree.nodeCount + 256)
+        out += #""keys":"#.utf8
+        JSON.array(tree.keys.map(\.json)).write(into: &out)
+        out += #","root":"#.utf8
+        tree.writeRootJSON(into: &out)
+    }
+
+    /// `,` and the members of `o` (nothing when it is empty), to continue an object being written.
+    static func appendMembers(_ o: JSONObject, into out: inout [UInt8]) {
+        guard !o.isEmpty else { return }
+        var members: [UInt8] = []
+        JSON.object(o).write(into: &members)
+        out.append(UInt8(ascii: ","))
+        out += members[1..<(members.count - 1)]
     }
 
     /// The tree (at `version`) and the acks of a snapshot's bytes; `compiler` compiles its Swift keys.
