@@ -8,8 +8,10 @@ import { isSwiftKey, keyKind, reduceLines, sourceView, errorDetails } from './sw
 const MAX_CALLS = 2000;
 const REDUCERS = ['last', 'first', 'sum', 'max', 'min', 'and', 'or', 'append', 'merge', 'firstNonNull', 'priority', 'nest'];
 
-// The key last chosen in a form, so that redraws (after every diff) keep it.
+// The key last chosen in a form, and the Swift typed into the Keys tab, so that redraws (after every diff or
+// presence update) keep them: a redraw between typing and clicking Declare must not send an empty source.
 let formKey = null;
+let swiftKeyDraft = '';
 
 /** A key picker for a form; starts at the key last chosen in any form, else the toolbar's key. */
 function keySelect(replica, id, toolbarKey) {
@@ -365,7 +367,10 @@ export function renderKeys(el, ctx) {
     const name = h('input', { id: 'key-name', placeholder: 'key name', required: true });
     const reducer = h('select', { id: 'key-reducer' }, REDUCERS.map((r) => h('option', { value: r }, r)));
     const defaultValue = h('input', { id: 'key-default', placeholder: 'default (JSON)', value: '0' });
-    const swiftArea = h('textarea', { id: 'swift-key-source', rows: 6, spellcheck: false, placeholder: 'struct K: PreferenceKey { … } (Swift)' });
+    const swiftArea = h('textarea', {
+        id: 'swift-key-source', rows: 6, spellcheck: false, placeholder: 'struct K: PreferenceKey { … } (Swift)',
+        oninput: () => (swiftKeyDraft = swiftArea.value),
+    }, swiftKeyDraft);
     const declarations = [...state.replica.keys.values()];
     // The key of the reduce call being stepped in the Reduce order tab: its reduce function is highlighted here too.
     const stepped = ctx.currentCall?.event.key;
