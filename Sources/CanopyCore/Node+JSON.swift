@@ -10,6 +10,18 @@ extension Node {
 
     /// Decodes `{"id","type","props","modifiers","children"}`; `props`, `modifiers` and `children` may be omitted.
     public init(json: JSON) throws(CanopyError) {
+        var (node, childItems) = try Node.decodeHead(json)
+        node.children.reserveCapacity(childItems.count)
+        for (i, child) in childItems.enumerated() {
+            node.children.append(
+                try Node.decodingChild(child, index: i, of: node.id) { j throws(CanopyError) in try Node(json: j) })
+        }
+        self = node
+    }
+
+    /// Decodes a node but not its children: the node (with no children) and its children's wire form, each to be
+    /// decoded with `decodingChild` (a tree built node by node, `Tree(keys:rootJSON:…)`, uses this).
+    static func decodeHead(_ json: JSON) throws(CanopyError) -> (Node, [JSON]) {
         guard let object = json.object else { throw wireError("a node must be an object, got \(describe(json))") }
         var fields = WireFields(object, prefix: "node: ")
         let id = try fields.name("id")
@@ -18,20 +30,21 @@ extension Node {
         let type = try fields.name("type")
         let props = try fields.optionalObject("props")
         let modifiers = try decodeModifiers(try fields.optionalArray("modifiers"), prefix: fields.prefix)
-        var children: [Node] = []
-        for (i, child) in try fields.optionalArray("children").enumerated() {
-            if let childID = child["id"]?.string, !childID.isEmpty {
-                // The child's own messages name it by id, which is unique in a tree.
-                children.append(try Node(json: child))
-            } else {
-                do throws(CanopyError) {
-                    children.append(try Node(json: child))
-                } catch {
-                    throw wireError(fields.prefix + "child \(i): " + error.message)
-                }
-            }
+        let children = try fields.optionalArray("children")
+        return (Node(id: id, type: type, props: props, modifiers: modifiers), children)
+    }
+
+    /// Child `index` of node `parent` decoded by `decode`. A child with an id of its own names itself in its
+    /// messages (ids are unique in a tree); one without is named by its parent and index.
+    static func decodingChild<T>(
+        _ child: JSON, index: Int, of parent: String, _ decode: (JSON) throws(CanopyError) -> T
+    ) throws(CanopyError) -> T {
+        if let childID = child["id"]?.string, !childID.isEmpty { return try decode(child) }
+        do throws(CanopyError) {
+            return try decode(child)
+        } catch {
+            throw wireError("node \(quoted(parent)): child \(index): " + error.message)
         }
-        self.init(id: id, type: type, props: props, modifiers: modifiers, children: children)
     }
 
     /// All five fields, in wire order (empty `props`, `modifiers` and `children` included).

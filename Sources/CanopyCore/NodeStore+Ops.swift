@@ -284,17 +284,33 @@ extension NodeStore {
         try checkCount(adding: seen.count)
     }
 
-    private mutating func validateSubtree(_ node: Node, depth: Int, seen: inout Set<String>) throws(CanopyError) {
+    /// Validates one node of a tree built node by node (`Tree(keys:rootJSON:…)`) as `validateNew` validates a
+    /// subtree, but for its children, which are validated as they are built: the nodes built before are in the
+    /// index, so its id (and its attached subtrees' ids) are checked against them.
+    mutating func validateBuilding(_ node: Node, depth: Int) throws(CanopyError) {
+        precondition(node.children.isEmpty, "children are validated as they are built")
+        if node.modifiers.contains(where: { $0.attached != nil }) { return try validateNew(node, depth: depth) }
+        // No attached subtree: only the index can hold the id already, and no set of ids is needed.
+        try checkNode(node, depth: depth, fresh: slot(of: node.id) == nil)
+        var none = Set<String>()
+        for m in node.modifiers { try validateModifier(m, depth: depth, seen: &none) }
+        try checkCount(adding: 1)
+    }
+
+    /// A node's own checks: its depth, its id not used yet (`fresh`), its number of modifiers.
+    private func checkNode(_ node: Node, depth: Int, fresh: @autoclosure () -> Bool) throws(CanopyError) {
         guard depth <= limits.maxDepth else {
             throw CanopyError(.tooDeep, "node \"\(node.id)\" would be at depth \(depth); the limit is \(limits.maxDepth)")
         }
-        guard slot(of: node.id) == nil, seen.insert(node.id).inserted else {
-            throw CanopyError(.duplicateID, "node id \"\(node.id)\" is already used in this tree")
-        }
+        guard fresh() else { throw CanopyError(.duplicateID, "node id \"\(node.id)\" is already used in this tree") }
         guard node.modifiers.count <= limits.maxModifiers else {
             throw CanopyError(
                 .tooMany, "\(node.modifiers.count) modifiers on \"\(node.id)\"; the limit is \(limits.maxModifiers)")
         }
+    }
+
+    private mutating func validateSubtree(_ node: Node, depth: Int, seen: inout Set<String>) throws(CanopyError) {
+        try checkNode(node, depth: depth, fresh: slot(of: node.id) == nil && seen.insert(node.id).inserted)
         for m in node.modifiers { try validateModifier(m, depth: depth, seen: &seen) }
         for c in node.children { try validateSubtree(c, depth: depth + 1, seen: &seen) }
     }

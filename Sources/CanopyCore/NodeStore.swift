@@ -149,6 +149,9 @@ struct NodeStore: Sendable {
         return s
     }
 
+    /// Sets the children of a slot just built without them (a tree built node by node).
+    mutating func setChildren(_ s: Slot, _ kids: [Slot]) { children[Int(s)] = kids }
+
     /// Makes room for `count` more nodes in the id index (building a whole tree at once).
     mutating func reserve(_ count: Int) { index.reserve(count, in: ids) }
 

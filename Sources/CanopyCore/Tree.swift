@@ -15,9 +15,26 @@ public struct Tree: Sendable {
         keys: [KeyDeclaration] = [], root: Node = Node(id: "root", type: "Root"), limits: Limits = .default,
         version: Int = 0, compiler: (any KeyCompiler)? = nil
     ) throws(CanopyError) {
+        var store = try Self.declaring(keys, limits: limits, compiler: compiler)
+        try store.validateNew(root, depth: 0)
+        store.reserve(root.subtreeCount)
+        store.setRoot(store.build(root, parent: -1, attachment: -1))
+        try self.init(built: store, version: version)
+    }
+
+    /// A tree over a store just built (keys declared, nodes in place), evaluated for the first time.
+    init(built store: NodeStore, version: Int) throws(CanopyError) {
         precondition(version >= 0, "a tree's version is never negative")
         self.version = version
-        store = NodeStore(limits: limits, compiler: compiler)
+        self.store = store
+        try evaluateBuilt()
+    }
+
+    /// An empty store with `keys` declared (validated and compiled).
+    static func declaring(_ keys: [KeyDeclaration], limits: Limits, compiler: (any KeyCompiler)?)
+        throws(CanopyError) -> NodeStore
+    {
+        var store = NodeStore(limits: limits, compiler: compiler)
         for (i, given) in keys.enumerated() {
             let d: KeyDeclaration
             do {
@@ -31,9 +48,11 @@ public struct Tree: Sendable {
             }
             _ = store.keys.declare(d)
         }
-        try store.validateNew(root, depth: 0)
-        store.reserve(root.subtreeCount)
-        store.setRoot(store.build(root, parent: -1, attachment: -1))
+        return store
+    }
+
+    /// The first evaluation of a tree just built: every reader receives its initial value.
+    private mutating func evaluateBuilt() throws(CanopyError) {
         store.builtSlots = []
         store.compiledTransforms = [:]
         evaluator.initialize(store)

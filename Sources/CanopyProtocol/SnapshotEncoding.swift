@@ -59,9 +59,10 @@ public enum SnapshotEncoding {
         throws(CanopyError) -> Tree
     {
         let keys = try (snapshot["keys"]?.array ?? []).map { j throws(CanopyError) in try KeyDeclaration(json: j) }
-        let root = try Node(json: snapshot["root"] ?? .null)
         guard version >= 0 else { throw CanopyError(.badMessage, "negative version") }
-        return try Tree(keys: keys, root: root, limits: limits, version: version, compiler: compiler)
+        // Straight from the parsed root: no `Node` of a 1M-node tree in between.
+        return try Tree(
+            keys: keys, rootJSON: snapshot["root"] ?? .null, limits: limits, version: version, compiler: compiler)
     }
 
     /// The program of a parsed snapshot; nil for a tree of data.

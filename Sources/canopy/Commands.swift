@@ -18,7 +18,9 @@ extension Canopy {
             for tree in trees {
                 rows.append([
                     tree["tree"]?.string ?? "?", "\(Int(tree["version"]?.number ?? 0))",
-                    "\(Int(tree["nodes"]?.number ?? 0))", "\(Int(tree["subscribers"]?.number ?? 0))",
+                    // A tree still loading at the daemon's start has no node count yet.
+                    tree["loading"] == true ? "loading" : "\(Int(tree["nodes"]?.number ?? 0))",
+                    "\(Int(tree["subscribers"]?.number ?? 0))",
                     tree["title"]?.string ?? "",
                 ])
             }
