@@ -440,15 +440,22 @@ def run_canopy_load(canopy, daemon, extra_args, warmup, duration, slack, sample=
                         timeout=warmup + duration + slack)
 
 
-def daemon_config(durability):
-    """A copy of config/canopyd.yaml with another storage.durability ("fsync" or "none"), or None for the default."""
-    if durability in (None, "fsync"):
+def daemon_config(durability=None, max_message_bytes=None, name=None):
+    """A copy of config/canopyd.yaml with another storage.durability ("fsync" or "none") and/or
+    limits.max_message_bytes, written as artifacts/<name>.yaml; None when nothing differs from the shipped file."""
+    settings = {}
+    if durability not in (None, "fsync"):
+        settings[r'durability: "fsync"'] = f'durability: "{durability}"'
+    if max_message_bytes is not None:
+        settings[r"max_message_bytes: \d+"] = f"max_message_bytes: {max_message_bytes}"
+    if not settings:
         return None
     text = (ROOT / "config" / "canopyd.yaml").read_text()
-    text, count = re.subn(r'(?m)^(\s+)durability: "fsync"', f'\\1durability: "{durability}"', text)
-    if count != 1:
-        sys.exit("config/canopyd.yaml has no `durability: \"fsync\"` line to replace")
-    path = ARTIFACTS / f"canopyd-{durability}.yaml"
+    for pattern, replacement in settings.items():
+        text, count = re.subn(rf"(?m)^(\s+){pattern}", lambda m: m.group(1) + replacement, text)
+        if count != 1:
+            sys.exit(f"config/canopyd.yaml has no `{pattern}` line to replace")
+    path = ARTIFACTS / f"{name or 'canopyd-' + (durability or 'fsync')}.yaml"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path

@@ -17,32 +17,15 @@ import argparse
 import json
 import multiprocessing
 import os
-import re
 import statistics
-import sys
 import threading
 import time
 
 import loadlib
-from loadlib import ROOT, ARTIFACTS, Daemon, log
+from loadlib import ARTIFACTS, Daemon, log
 from websockets.sync.client import connect
 
 PROBE_RATE = 100  # edits per second
-
-
-def config_with_big_messages(durability=None):
-    text = (ROOT / "config" / "canopyd.yaml").read_text()
-    text, count = re.subn(r"(?m)^(\s+)max_message_bytes: \d+", r"\g<1>max_message_bytes: 67108864", text)
-    if count != 1:
-        sys.exit("config/canopyd.yaml has no max_message_bytes line to replace")
-    if durability:
-        text, count = re.subn(r'(?m)^(\s+)durability: "fsync"', f'\\1durability: "{durability}"', text)
-        if count != 1:
-            sys.exit("config/canopyd.yaml has no durability line to replace")
-    path = ARTIFACTS / "canopyd-big-messages.yaml"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 class Session:
@@ -217,7 +200,7 @@ SCENARIOS = {
 def run(canopyd, name, nodes, baseline_seconds, durability=None):
     setup, default_nodes = SCENARIOS[name]
     nodes = nodes or default_nodes
-    with Daemon(canopyd, config=config_with_big_messages(durability)) as daemon:
+    with Daemon(canopyd, config=loadlib.daemon_config(durability, max_message_bytes=64 << 20, name="canopyd-stalls")) as daemon:
         log(f"{name}: {nodes:,} nodes (canopyd pid {daemon.pid})")
         action = setup(daemon, nodes)
         probe = Probe(daemon.url)

@@ -25,7 +25,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -86,18 +85,6 @@ class Session:
 
     def close(self):
         self.ws.close()
-
-
-def big_message_config():
-    text = (ROOT / "config" / "canopyd.yaml").read_text()
-    import re
-    text, count = re.subn(r"(?m)^(\s+)max_message_bytes: \d+", r"\g<1>max_message_bytes: 268435456", text)
-    if count != 1:
-        sys.exit("config/canopyd.yaml has no max_message_bytes line to replace")
-    path = ARTIFACTS / "canopyd-startup.yaml"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def build_store(canopyd, config, nodes, tail, directory):
@@ -210,7 +197,7 @@ def main():
         shutil.rmtree(store)
     if not store.exists():
         try:
-            build_store(daemons[0], big_message_config(), args.nodes, args.tail, store)
+            build_store(daemons[0], loadlib.daemon_config(max_message_bytes=256 << 20, name="canopyd-startup"), args.nodes, args.tail, store)
         except BaseException:
             shutil.rmtree(store, ignore_errors=True)
             raise

@@ -29,31 +29,22 @@ import Testing
         return daemon
     }
 
-    /// Sends `message` and returns the next message that is not a presence update.
-    static func answer(_ client: DaemonClient, _ message: JSON) throws -> JSON {
-        try client.send(message)
-        while true {
-            let reply = try client.next()
-            if reply["type"] != "clients" { return reply }
-        }
-    }
-
     @Test func treesRestoredInTheBackgroundServeWhatWasStored() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try Self.daemon(in: directory, backgroundBytes: Daemon.defaultRestoreInBackgroundBytes)
         let writer = try DaemonClient(port: first.port)
         for tree in ["t1", "t2"] {
-            let created = try Self.answer(
-                writer,
-                ["type": "createTree", "tree": .string(tree), "keys": [["key": "K", "reducer": "sum", "default": 0]],
-                 "root": Self.root])
+            let created = try writer.answer([
+                "type": "createTree", "tree": .string(tree), "keys": [["key": "K", "reducer": "sum", "default": 0]],
+                "root": Self.root,
+            ])
             #expect(created["type"] == "created")
         }
         for value in 2...4 {
-            let diff = try Self.answer(
-                writer,
-                ["type": "edit", "tree": "t1", "ops": [["op": "setPreference", "node": "a", "key": "K", "value": .int(Int64(value))]]])
+            let diff = try writer.answer([
+                "type": "edit", "tree": "t1", "ops": [["op": "setPreference", "node": "a", "key": "K", "value": .int(Int64(value))]],
+            ])
             #expect(diff["version"] == .int(Int64(value - 1)))
         }
         #expect(first.stopAndWait())
@@ -62,16 +53,15 @@ import Testing
         defer { second.stopAndWait() }
         #expect(second.restoredTrees == ["t1", "t2"])
         let client = try DaemonClient(port: second.port)
-        let listed = try Self.answer(client, ["type": "listTrees"])
+        let listed = try client.answer(["type": "listTrees"])
         #expect(listed["trees"]?.array?.compactMap { $0["tree"]?.string } == ["t1", "t2"])
-        let snapshot = try Self.answer(client, ["type": "subscribe", "tree": "t1"])
+        let snapshot = try client.answer(["type": "subscribe", "tree": "t1"])
         #expect(snapshot["type"] == "snapshot" && snapshot["version"] == 3)
         #expect(snapshot["readers"]?.array?.first?["value"] == 4)
-        let diff = try Self.answer(
-            client, ["type": "edit", "tree": "t2", "ops": [["op": "setPreference", "node": "a", "key": "K", "value": 9]]])
+        let diff = try client.answer(["type": "edit", "tree": "t2", "ops": [["op": "setPreference", "node": "a", "key": "K", "value": 9]]])
         #expect(diff["type"] == "diff" && diff["version"] == 1)
         #expect(diff["changes"]?.array?.first?["value"] == 9)
-        let served = try Self.answer(client, ["type": "listTrees"])
+        let served = try client.answer(["type": "listTrees"])
         #expect(served["trees"]?.array?.allSatisfy { $0["loading"] == nil && $0["nodes"] == 2 } == true)
         #expect(second.startFailure == nil)
     }

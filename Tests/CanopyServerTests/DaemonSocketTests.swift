@@ -1071,6 +1071,16 @@ final class DaemonClient {
         return try next()
     }
 
+    /// Sends `message` and returns the next message that is not a presence update (`clients`): its answer when other
+    /// sessions come and go on the same tree.
+    func answer(_ message: JSON) throws -> JSON {
+        try send(message)
+        while true {
+            let reply = try next()
+            if reply["type"] != "clients" { return reply }
+        }
+    }
+
     /// Whether the session still works and had nothing else queued: the very next message answers a `listTrees`.
     func answersListTrees() throws -> Bool {
         let reply = try request(["type": "listTrees", "rid": "alive?"])

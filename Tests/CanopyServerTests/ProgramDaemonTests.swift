@@ -29,10 +29,10 @@ import Testing
 
         let first = try Self.start(in: directory)
         let client = try DaemonClient(port: first.port)
-        let created = try SwiftKeyDaemonTests.answer(client, ["type": "createTree", "tree": "p", "source": "counter"])
+        let created = try client.answer(["type": "createTree", "tree": "p", "source": "counter"])
         #expect(created == ["type": "created", "tree": "p", "version": 0])
         for seq in 1...3 {
-            let diff = try SwiftKeyDaemonTests.answer(client, Self.tap(seq: seq))
+            let diff = try client.answer(Self.tap(seq: seq))
             #expect(diff["version"] == .int(Int64(seq)))
             #expect(diff["state"] == [["node": "root", "name": "count", "value": .int(Int64(seq))]])
         }
@@ -53,11 +53,11 @@ import Testing
         defer { second.stopAndWait() }
         #expect(second.restoredTrees == ["p"])
         let again = try DaemonClient(port: second.port)
-        let restored = try SwiftKeyDaemonTests.answer(again, ["type": "subscribe", "tree": "p"])
+        let restored = try again.answer(["type": "subscribe", "tree": "p"])
         #expect(restored["version"] == 3)
         #expect(restored["state"] == [["node": "root", "name": "count", "value": 3]])
         #expect(restored["root"]?["children"]?[0]?["props"]?["text"] == "3")
-        let next = try SwiftKeyDaemonTests.answer(again, Self.tap(seq: 4))
+        let next = try again.answer(Self.tap(seq: 4))
         #expect(next["version"] == 4)
         #expect(next["state"] == [["node": "root", "name": "count", "value": 4]])
     }

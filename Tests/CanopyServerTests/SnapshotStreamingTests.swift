@@ -56,9 +56,7 @@ import Testing
         #expect(other["root"]?["children"]?.array?.first?["modifiers"] == [["kind": "preference", "key": "N", "value": 2]])
         // Both sessions go on: the next message that is not presence answers a listTrees.
         for client in [a, b] {
-            try client.send(["type": "listTrees", "rid": "alive"])
-            var reply = try client.next()
-            while reply["type"] == "clients" { reply = try client.next() }
+            let reply = try client.answer(["type": "listTrees", "rid": "alive"])
             #expect(reply["type"] == "trees" && reply["rid"] == "alive")
         }
     }

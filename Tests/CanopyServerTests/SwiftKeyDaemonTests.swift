@@ -25,15 +25,6 @@ import Testing
         return daemon
     }
 
-    /// Sends `message` and returns the next message that is not a presence update.
-    static func answer(_ client: DaemonClient, _ message: JSON) throws -> JSON {
-        try client.send(message)
-        while true {
-            let reply = try client.next()
-            if reply["type"] != "clients" { return reply }
-        }
-    }
-
     @Test func aSwiftKeyWorksOverTheWireAndSurvivesARestart() throws {
         let directory = NSTemporaryDirectory() + "canopy-swift-key-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -42,12 +33,12 @@ import Testing
         let first = try Self.start(in: directory)
         let client = try DaemonClient(port: first.port)
         let create: JSON = ["type": "createTree", "tree": "demo", "keys": [Self.sumKey], "root": Self.root]
-        let created = try Self.answer(client, create)
+        let created = try client.answer(create)
         #expect(created == ["type": "created", "tree": "demo", "version": 0])
-        let snapshot = try Self.answer(client, ["type": "subscribe", "tree": "demo"])
+        let snapshot = try client.answer(["type": "subscribe", "tree": "demo"])
         #expect(snapshot["keys"] == [Self.sumKey])
         #expect(snapshot["readers"]?.array?.first?["value"] == 3)
-        let diff = try Self.answer(client, [
+        let diff = try client.answer([
             "type": "edit", "tree": "demo", "seq": 1,
             "ops": [["op": "setPreference", "node": "a", "key": "K", "value": 5]],
         ])
@@ -55,14 +46,14 @@ import Testing
         #expect(diff["version"] == 1)
         #expect(diff["changes"]?.array?.first?["value"] == 7)
 
-        let refused = try Self.answer(client, [
+        let refused = try client.answer([
             "type": "createTree", "tree": "bad", "keys": [["key": "K", "swift": "struct K {"]], "rid": "r",
         ])
         #expect(refused["type"] == "error")
         #expect(refused["code"] == "compile_error")
         #expect(refused["rid"] == "r")
         #expect(refused["diagnostics"] == SumKeyCompiler.diagnostics)
-        let fault = try Self.answer(client, [
+        let fault = try client.answer([
             "type": "edit", "tree": "demo", "seq": 2,
             "ops": [["op": "setPreference", "node": "a", "key": "K", "value": 999]],
         ])
@@ -76,11 +67,11 @@ import Testing
         defer { second.stopAndWait() }
         #expect(second.restoredTrees == ["demo"])
         let again = try DaemonClient(port: second.port)
-        let restored = try Self.answer(again, ["type": "subscribe", "tree": "demo"])
+        let restored = try again.answer(["type": "subscribe", "tree": "demo"])
         #expect(restored["version"] == 1)
         #expect(restored["keys"] == [Self.sumKey])
         #expect(restored["readers"]?.array?.first?["value"] == 7)
-        let next = try Self.answer(again, [
+        let next = try again.answer([
             "type": "edit", "tree": "demo", "seq": 3,
             "ops": [["op": "setPreference", "node": "b", "key": "K", "value": 10]],
         ])

@@ -43,7 +43,7 @@ import Testing
     }
 
     static func edit(_ client: DaemonClient, _ seq: Int, _ ops: [JSON]) throws -> JSON {
-        try SwiftKeyDaemonTests.answer(client, ["type": "edit", "tree": "demo", "seq": .int(Int64(seq)), "ops": .array(ops)])
+        try client.answer(["type": "edit", "tree": "demo", "seq": .int(Int64(seq)), "ops": .array(ops)])
     }
 
     /// The reader values of a snapshot or diff, by reader id.
@@ -61,10 +61,9 @@ import Testing
         let first = try Self.start(in: directory)
         let client = try DaemonClient(port: first.port)
         let key: JSON = ["key": "MaxHeightKey", "swift": .string(Self.maxHeight)]
-        let created = try SwiftKeyDaemonTests.answer(
-            client, ["type": "createTree", "tree": "demo", "keys": [key], "root": Self.root])
+        let created = try client.answer(["type": "createTree", "tree": "demo", "keys": [key], "root": Self.root])
         #expect(created == ["type": "created", "tree": "demo", "version": 0])
-        let snapshot = try SwiftKeyDaemonTests.answer(client, ["type": "subscribe", "tree": "demo"])
+        let snapshot = try client.answer(["type": "subscribe", "tree": "demo"])
         #expect(snapshot["keys"] == [key])
         #expect(Self.values(snapshot, "readers") == ["root#0": 44])
 
@@ -104,7 +103,7 @@ import Testing
         defer { second.stopAndWait() }
         #expect(second.restoredTrees == ["demo"])
         let again = try DaemonClient(port: second.port)
-        let restored = try SwiftKeyDaemonTests.answer(again, ["type": "subscribe", "tree": "demo"])
+        let restored = try again.answer(["type": "subscribe", "tree": "demo"])
         #expect(restored["version"] == 4)
         #expect(restored["keys"] == [key, ["key": "TitlesKey", "swift": .string(Self.titles)]])
         #expect(Self.values(restored, "readers") == ["root#0": 80, "root#1": ["Inbox", "Sent", "Drafts"]])
@@ -122,7 +121,7 @@ import Testing
         let client = try DaemonClient(port: daemon.port)
 
         let broken = Self.maxHeight.replacingOccurrences(of: "max(value, nextValue())", with: "max(value, nextVal())")
-        let refused = try SwiftKeyDaemonTests.answer(client, [
+        let refused = try client.answer([
             "type": "createTree", "tree": "bad", "rid": "r1",
             "keys": [["key": "MaxHeightKey", "swift": .string(broken)]],
         ])
@@ -133,15 +132,15 @@ import Testing
         #expect(diagnostic?["line"] == 4)
         #expect(diagnostic?["column"] == 28)
         #expect(diagnostic?["message"]?.string?.contains("nextVal") == true, "\(refused)")
-        let list = try SwiftKeyDaemonTests.answer(client, ["type": "subscribe", "tree": "bad"])
+        let list = try client.answer(["type": "subscribe", "tree": "bad"])
         #expect(list["code"] == "no_such_tree")
 
-        let created = try SwiftKeyDaemonTests.answer(client, [
+        let created = try client.answer([
             "type": "createTree", "tree": "demo", "keys": [["key": "MaxHeightKey", "swift": .string(Self.maxHeight)]],
             "root": Self.root,
         ])
         #expect(created["type"] == "created")
-        _ = try SwiftKeyDaemonTests.answer(client, ["type": "subscribe", "tree": "demo"])
+        _ = try client.answer(["type": "subscribe", "tree": "demo"])
         let rejected = try Self.edit(client, 1, [
             ["op": "setPreference", "node": "a", "key": "MaxHeightKey", "value": 99],
             ["op": "declareKey", "key": "TitlesKey", "swift": "struct TitlesKey: PreferenceKey {\n  static var defaultValue = [String]()\n}"],
