@@ -82,6 +82,7 @@ extension StoreWriter {
     /// A transaction of its own that deletes a few released chunks and gives free pages back (bounded). If it fails
     /// (a full disk), garbage waits until another transaction commits.
     func collectGarbage() {
+        let start = monotonicNanoseconds()
         do throws(StoreError) {
             connection.rollbackIfNeeded()
             try begin.run { (s) throws(StoreError) in try s.execute("beginning a transaction") }
@@ -94,9 +95,11 @@ extension StoreWriter {
             garbagePaused = true
             return
         }
+        let elapsed = monotonicNanoseconds() - start
         statistics.withLock {
             $0.commits += 1
             $0.garbageCommits += 1
+            $0.commitNanoseconds += elapsed
         }
         reserve?.refillIfDue(now: monotonicNanoseconds())
     }

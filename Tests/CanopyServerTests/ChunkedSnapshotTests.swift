@@ -46,6 +46,28 @@ import Testing
         #expect(try header(reopened.path, at: 60) == 2, "user_version is 2")
     }
 
+    @Test(arguments: [
+        ("DELETE FROM snapshot_chunks WHERE idx = 1", "the snapshot at version 0 is incomplete: chunk 2 is missing"),
+        ("UPDATE snapshot_chunks SET bytes = x'00' WHERE idx = 2", "is incomplete: its 4 chunks hold"),
+        ("UPDATE snapshots SET size = size + 1", "is incomplete: its 4 chunks hold"),
+    ])
+    func loadReportsADamagedChunkedSnapshot(damage: String, expected: String) throws {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        let store = try TreeStore(options: chunkedOptions(directory))
+        try commit(store, .createTree(id: "t", about: [], snapshot: randomBytes(4 * Self.chunk, seed: 8)))
+        store.close()
+        try TreeStore.executeForTesting(file: store.path, damage)
+        let reopened = try TreeStore(options: chunkedOptions(directory))
+        defer { reopened.close() }
+        #expect {
+            try reopened.load()
+        } throws: { error in
+            let error = error as! StoreError
+            return error.file == store.path && error.message.contains(#"tree "t": "#) && error.message.contains(expected)
+        }
+    }
+
     // MARK: A crash between chunk transactions
 
     enum Cut: String, CaseIterable, CustomTestStringConvertible, Sendable {
