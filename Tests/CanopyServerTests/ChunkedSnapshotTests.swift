@@ -312,6 +312,58 @@ import Testing
         let big = try #require(try opened.load().first { $0.id == "big" })
         #expect(big.snapshotVersion == 5 && big.diffs.map(\.version) == [6])
     }
+
+    // MARK: Benchmark
+
+    /// `CANOPY_STORE_BENCH=1 swift test --filter ChunkedSnapshotTests/otherTreesWaitForOneChunkAtMost`: one thread
+    /// appends to a small tree, one append at a time, while a 35 MB tree is created and then snapshotted three times
+    /// (each snapshot compacting one away: its chunks are released); prints each append's commit latency. With
+    /// chunks of 64 MiB, each snapshot is one piece in one transaction: the store as it was before chunks.
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["CANOPY_STORE_BENCH"] != nil), .serialized,
+        arguments: [1 << 20, 64 << 20])
+    func otherTreesWaitForOneChunkAtMost(chunkBytes: Int) throws {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        var options = StoreOptions(directory: directory)
+        options.reserveBytes = 0
+        options.snapshotChunkBytes = chunkBytes
+        let store = try TreeStore(options: options)
+        defer { store.close() }
+        try commit(store, .createTree(id: "small", about: [], snapshot: Self.smallSnapshot))
+        let big = randomBytes(35 << 20, seed: 1)
+        let stop = Locked(false)
+        let latencies = Locked<[UInt64]>([])
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            var version = 0
+            while !stop.withLock({ $0 }) {
+                version += 1
+                let start = monotonicNanoseconds()
+                _ = write(store, .append(tree: "small", diff: logged(version)))
+                let took = monotonicNanoseconds() - start
+                latencies.withLock { $0.append(took) }
+                usleep(2000)
+            }
+            finished.signal()
+        }.start()
+        usleep(200_000)
+        let start = monotonicNanoseconds()
+        try commit(store, .createTree(id: "big", about: [], snapshot: big))
+        for version in 1...3 { try commit(store, .snapshot(tree: "big", version: version, snapshot: big)) }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        usleep(500_000)  // garbage of the last compaction
+        stop.withLock { $0 = true }
+        finished.wait()
+        let sorted = latencies.withLock { $0 }.sorted()
+        func ms(_ q: Double) -> String {
+            String(format: "%.1f", Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1e6)
+        }
+        print(
+            "chunk bench, chunks of \(chunkBytes >> 20) MiB: create + 3 snapshots of 35 MiB in \(String(format: "%.2f", seconds)) s; "
+                + "\(sorted.count) appends meanwhile: p50 \(ms(0.5)) / p99 \(ms(0.99)) / max \(ms(1)) ms; "
+                + "\(store.detailedStatistics.chunks) chunks, \(store.detailedStatistics.garbageCommits) garbage commits")
+    }
 }
 
 // MARK: - Helpers
