@@ -165,7 +165,11 @@ final class SQLiteStatement {
         _ index: Int32, _ bytes: [UInt8], _ body: () throws(StoreError) -> R
     ) throws(StoreError) -> R {
         let result: Result<R, StoreError> = bytes.withUnsafeBytes { buffer in
-            do throws(StoreError) { return .success(try withBlob(index, buffer, body)) } catch { return .failure(error) }
+            do throws(StoreError) {
+                return .success(try withBlob(index, buffer, body))
+            } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }

@@ -126,7 +126,8 @@ final class StoreWriter: @unchecked Sendable {
     func run() {
         while true {
             let busy = job != nil || !held.isEmpty || hasGarbageWork
-            guard let taken = queue.take(maxCount: Self.maxGroupWrites, maxBytes: Self.maxGroupBytes, wait: !busy) else {
+            let taken = queue.take(maxCount: Self.maxGroupWrites, maxBytes: Self.maxGroupBytes, wait: !busy)
+            guard let taken else {
                 if job == nil && held.isEmpty { break }  // stopping: left garbage is deleted at the next open
                 step([])
                 continue
@@ -373,7 +374,8 @@ final class StoreWriter: @unchecked Sendable {
             }
         }
         if deletingChunksNow {
-            try chunks.deleteAllGarbage(andTrees: writes.compactMap { if case .deleteTree(let id) = $0 { id } else { nil } })
+            let deleted = writes.compactMap { if case .deleteTree(let id) = $0 { id } else { nil } }
+            try chunks.deleteAllGarbage(andTrees: deleted)
             released = []
         }
         if freedPages && vacuum { try vacuumIfMostlyFree() }

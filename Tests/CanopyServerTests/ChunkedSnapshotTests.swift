@@ -64,7 +64,8 @@ import Testing
             try reopened.load()
         } throws: { error in
             let error = error as! StoreError
-            return error.file == store.path && error.message.contains(#"tree "t": "#) && error.message.contains(expected)
+            return error.file == store.path && error.message.contains(#"tree "t": "#)
+                && error.message.contains(expected)
         }
     }
 
@@ -360,9 +361,10 @@ import Testing
             String(format: "%.1f", Double(sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]) / 1e6)
         }
         print(
-            "chunk bench, chunks of \(chunkBytes >> 20) MiB: create + 3 snapshots of 35 MiB in \(String(format: "%.2f", seconds)) s; "
-                + "\(sorted.count) appends meanwhile: p50 \(ms(0.5)) / p99 \(ms(0.99)) / max \(ms(1)) ms; "
-                + "\(store.detailedStatistics.chunks) chunks, \(store.detailedStatistics.garbageCommits) garbage commits")
+            "chunk bench, chunks of \(chunkBytes >> 20) MiB: create + 3 snapshots of 35 MiB in "
+                + "\(String(format: "%.2f", seconds)) s; \(sorted.count) appends meanwhile: "
+                + "p50 \(ms(0.5)) / p99 \(ms(0.99)) / max \(ms(1)) ms; \(store.detailedStatistics.chunks) chunks, "
+                + "\(store.detailedStatistics.garbageCommits) garbage commits")
     }
 }
 
