@@ -86,6 +86,9 @@ final class SQLiteConnection {
 
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
     /// Rolls back an open transaction, if SQLite has not done so already (it may, after SQLITE_FULL or an I/O error).
     func rollbackIfNeeded() {
         if inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
@@ -162,19 +165,29 @@ final class SQLiteStatement {
         _ index: Int32, _ bytes: [UInt8], _ body: () throws(StoreError) -> R
     ) throws(StoreError) -> R {
         let result: Result<R, StoreError> = bytes.withUnsafeBytes { buffer in
-            let status: Int32
-            if let base = buffer.baseAddress, buffer.count > 0 {
-                status = sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(buffer.count), nil)  // nil: SQLITE_STATIC
-            } else {
-                status = sqlite3_bind_zeroblob(handle, index, 0)
+            do throws(StoreError) {
+                return .success(try withBlob(index, buffer, body))
+            } catch {
+                return .failure(error)
             }
-            guard status == SQLITE_OK else {
-                return .failure(connection.error(status, "binding \(buffer.count) bytes"))
-            }
-            defer { sqlite3_bind_null(handle, index) }  // the bytes are not valid after this closure
-            do throws(StoreError) { return .success(try body()) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+
+    /// Binds the bytes of `buffer` without a copy (SQLITE_STATIC) for the duration of `body`, which must step the
+    /// statement; the caller keeps `buffer` valid meanwhile.
+    func withBlob<R>(
+        _ index: Int32, _ buffer: UnsafeRawBufferPointer, _ body: () throws(StoreError) -> R
+    ) throws(StoreError) -> R {
+        let status: Int32
+        if let base = buffer.baseAddress, buffer.count > 0 {
+            status = sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(buffer.count), nil)  // nil: SQLITE_STATIC
+        } else {
+            status = sqlite3_bind_zeroblob(handle, index, 0)
+        }
+        guard status == SQLITE_OK else { throw connection.error(status, "binding \(buffer.count) bytes") }
+        defer { sqlite3_bind_null(handle, index) }  // the bytes are not valid after this call
+        return try body()
     }
 
     /// Steps once: true if a row is ready, false when done.

@@ -3,9 +3,10 @@ import CSQLite
 /// The read side of the store: its own connection (query_only), used under `TreeStore`'s reader lock by whichever
 /// thread reads. In WAL mode it reads the last committed state while the writer goes on.
 final class StoreReader {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let begin, end: SQLiteStatement
-    private let trees, newestSnapshot, diffsAfter, diffsBetween, versionBySeq: SQLiteStatement
+    private let trees, diffsAfter, diffsBetween, versionBySeq: SQLiteStatement
+    let newestSnapshot, chunksOfSnapshot: SQLiteStatement
     private let orphanDiffs, orphanSnapshots: SQLiteStatement
 
     init(connection: SQLiteConnection) throws(StoreError) {
@@ -15,8 +16,10 @@ final class StoreReader {
         end = try connection.prepare("COMMIT")
         trees = try connection.prepare("SELECT id, about FROM trees ORDER BY created, id")
         newestSnapshot = try connection.prepare(
-            "SELECT rowid, version, typeof(snapshot), length(snapshot) FROM snapshots WHERE tree = ?1 "
+            "SELECT rowid, version, typeof(snapshot), length(snapshot), chunks, size FROM snapshots WHERE tree = ?1 "
                 + "ORDER BY version DESC LIMIT 1")
+        chunksOfSnapshot = try connection.prepare(
+            "SELECT rowid, idx, length(bytes) FROM snapshot_chunks WHERE chunks = ?1 ORDER BY idx")
         diffsAfter = try connection.prepare(
             "SELECT version, client, seq, diff FROM diffs WHERE tree = ?1 AND version > ?2 ORDER BY version")
         diffsBetween = try connection.prepare(
@@ -32,7 +35,7 @@ final class StoreReader {
 
     func close() { connection.close() }
 
-    private func fail(_ message: String) -> StoreError { StoreError(file: connection.file, message: message) }
+    func fail(_ message: String) -> StoreError { StoreError(file: connection.file, message: message) }
 
     // MARK: Start-up
 
@@ -72,45 +75,6 @@ final class StoreReader {
             if let orphan { throw fail("tree \(quoted(orphan)) has \(what) but is not in the trees table") }
         }
         return result
-    }
-
-    /// The newest snapshot of `tree`, read straight into its array through SQLite's incremental blob I/O (a large
-    /// snapshot is not first copied into a buffer of SQLite's own).
-    private func loadSnapshot(_ tree: String) throws(StoreError) -> (Int, [UInt8]) {
-        let context = "reading the snapshot of tree \(quoted(tree))"
-        let row: (rowid: Int64, version: Int, type: String, length: Int)? = try newestSnapshot.run {
-            (s) throws(StoreError) in
-            try s.bind(1, tree)
-            guard try s.step(context) else { return nil }
-            return (Int64(s.int(0)), s.int(1), s.text(2) ?? "", s.int(3))
-        }
-        guard let row else { throw fail("tree \(quoted(tree)) has no snapshot") }
-        guard row.type == "blob" || row.type == "text" else {
-            throw fail("tree \(quoted(tree)): the snapshot at version \(row.version) is \(row.type), not a blob")
-        }
-        if row.length == 0 { throw fail("tree \(quoted(tree)): the snapshot at version \(row.version) is empty") }
-        var blob: OpaquePointer?
-        var status = sqlite3_blob_open(connection.handle, "main", "snapshots", "snapshot", row.rowid, 0, &blob)
-        guard status == SQLITE_OK, let blob else {
-            if let blob { sqlite3_blob_close(blob) }
-            throw connection.error(status, context)
-        }
-        defer { sqlite3_blob_close(blob) }
-        let length = Int(sqlite3_blob_bytes(blob))
-        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-            var offset = 0
-            while offset < length {
-                let chunk = min(length - offset, 1 << 26)
-                status = sqlite3_blob_read(blob, buffer.baseAddress! + offset, Int32(chunk), Int32(offset))
-                if status != SQLITE_OK { break }
-                offset += chunk
-            }
-            // On failure the bytes read so far are kept but discarded below; zero the rest so the array is valid.
-            if offset < length { (buffer.baseAddress! + offset).initialize(repeating: 0, count: length - offset) }
-            initialized = length
-        }
-        guard status == SQLITE_OK else { throw connection.error(status, context) }
-        return (row.version, bytes)
     }
 
     private func loadDiffs(

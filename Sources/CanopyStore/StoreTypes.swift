@@ -21,6 +21,11 @@ public struct StoreOptions: Sendable {
     /// Bytes held in `<directory>/canopy.reserve` (0: none), given up when a `deleteTree` finds the disk full so that
     /// space can be freed while running; taken again once the file system has room. See docs/storage.md.
     public var reserveBytes = 8 << 20
+    /// A snapshot larger than this is written in chunks of this size (at least 4 KiB), each in a transaction of its
+    /// own, so that other trees' commits go between them; smaller ones in one piece. See docs/storage.md.
+    public var snapshotChunkBytes = 1 << 20
+    /// For tests: told of each step of a chunked write, on the writer thread, before it runs.
+    var chunkHook: (@Sendable (ChunkedWriteEvent) -> Void)? = nil
 
     public init(directory: String) {
         self.directory = directory

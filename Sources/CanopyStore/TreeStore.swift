@@ -24,8 +24,10 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
     }
 
     /// Opens or creates the database (the directory must exist), sets WAL mode and the durability, checks that it is a
-    /// Canopy database of a known schema version, runs `PRAGMA quick_check`, and starts the writer thread. Any failure
-    /// (unreadable, truncated, corrupt, not a database, wrong schema) throws a StoreError naming the file.
+    /// Canopy database of a known schema version, runs `PRAGMA quick_check`, migrates a schema-1 file to the current
+    /// schema, deletes snapshot chunks that no snapshot refers to (a chunked write cut short), and starts the writer
+    /// thread. Any failure (unreadable, truncated, corrupt, not a database, wrong schema) throws a StoreError naming
+    /// the file.
     public init(options: StoreOptions) throws(StoreError) {
         let directory = options.directory
         path = Self.databasePath(in: directory)
@@ -34,7 +36,7 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
             try Self.prepareFile(path, durability: options.durability)
 
             let connection = try SQLiteConnection(file: path, create: false)
-            try StoreSchema.check(connection)
+            let schema = try StoreSchema.check(connection)
             let mode = try connection.text("PRAGMA journal_mode = WAL", "setting WAL mode")
             guard mode == "wal" else {
                 throw StoreError(file: path, message: "cannot switch to WAL mode (journal_mode is \(mode))")
@@ -57,10 +59,13 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
                     file: path,
                     message: "database disk image is malformed (quick_check: \(shown)\(lines.count > 3 ? "; …" : ""))")
             }
+            try StoreSchema.migrate(connection, from: schema)
             // Taken only when there is room for it and as much again; otherwise after a later commit (StoreReserve).
             reserve = StoreReserve(directory: directory, size: options.reserveBytes)
             reserve.fill()
-            writer = try StoreWriter(connection: connection, keepSnapshots: options.keepSnapshots, reserve: reserve)
+            writer = try StoreWriter(
+                connection: connection, keepSnapshots: options.keepSnapshots, chunkBytes: options.snapshotChunkBytes,
+                reserve: reserve, hook: options.chunkHook)
             reader = Locked(try StoreReader(connection: SQLiteConnection(file: path, create: false)))
             lifecycle = Locked(Lifecycle(lock: lock))
             let thread = try Self.startThread(writer, file: path)
@@ -144,9 +149,12 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
 
     /// Queues `write` for the writer thread, which commits everything queued so far in one transaction (with fsync
     /// when durability is .fsync). `completion` runs on the writer thread once that transaction committed or failed;
-    /// completions run in queue order. A write that cannot apply (unknown tree, not the next version, …) fails alone
-    /// before the transaction; if the transaction fails (disk full, I/O error) every write in it fails with that error.
-    /// After `close`, `completion` runs at once, on the caller's thread, with a failure.
+    /// the completions of one tree's writes run in queue order. A snapshot larger than `snapshotChunkBytes` is written
+    /// in chunks, each in a transaction of its own, and completes after its last one: other trees' writes queued
+    /// behind it commit (and complete) in between, while its own tree's later writes wait for it (appends after a
+    /// snapshot that does not re-base the log need not). A write that cannot apply (unknown tree, not the next
+    /// version, …) fails alone before the transaction; if the transaction fails (disk full, I/O error) every write in
+    /// it fails with that error. After `close`, `completion` runs at once, on the caller's thread, with a failure.
     public func enqueue(_ write: StoreWrite, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         guard writer.queue.put(PendingWrite(write: write, completion: completion)) else {
             completion(.failure(StoreError(file: path, message: "the store is closed")))
@@ -245,6 +253,13 @@ public final class TreeStore: @unchecked Sendable {  // `reader`, `lifecycle`: l
         let connection = try SQLiteConnection(file: file, create: create)
         defer { connection.close() }
         try connection.execute(sql, "running \(sql)")
+    }
+
+    /// For tests: the first column of every row of `sql`, as text, read on a connection of its own.
+    static func queryForTesting(file: String, _ sql: String) throws(StoreError) -> [String] {
+        let connection = try SQLiteConnection(file: file, create: false)
+        defer { connection.close() }
+        return try connection.rows(sql, "running \(sql)")
     }
 }
 

@@ -40,13 +40,15 @@ final class WriteQueue: @unchecked Sendable {  // all state behind `mutex`/`cond
         return true
     }
 
-    /// Waits for at least one write and returns the oldest ones: all of them, or as many as fit in `maxCount` writes
-    /// and `maxBytes` payload bytes (always at least one). Nil when stopping and nothing is left.
-    func take(maxCount: Int, maxBytes: Int) -> [PendingWrite]? {
+    /// Waits for at least one write (unless `wait` is false: then an empty queue gives `[]` at once) and returns the
+    /// oldest ones: all of them, or as many as fit in `maxCount` writes and `maxBytes` payload bytes (always at least
+    /// one). Nil when stopping and nothing is left.
+    func take(maxCount: Int, maxBytes: Int, wait: Bool = true) -> [PendingWrite]? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while items.isEmpty {
             if stopping { return nil }
+            if !wait { return [] }
             pthread_cond_wait(condition, mutex)
         }
         var count = 0

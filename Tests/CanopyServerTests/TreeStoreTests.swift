@@ -36,7 +36,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store.path + "-shm"))
         let header = try Data(contentsOf: URL(fileURLWithPath: store.path))
         #expect(header.prefix(16) == Data("SQLite format 3\0".utf8))
-        #expect(bigEndian(header, at: 60) == 1, "user_version is the schema version")
+        #expect(bigEndian(header, at: 60) == 2, "user_version is the schema version")
         #expect(bigEndian(header, at: 68) == 0x4361_6E6F, "application_id")
 
         let reopened = try TreeStore(options: StoreOptions(directory: directory + "/"))
