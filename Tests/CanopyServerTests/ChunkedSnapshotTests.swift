@@ -15,8 +15,8 @@ import Testing
     // MARK: Round trips
 
     @Test func aSnapshotLargerThanAChunkRoundTripsByteForByte() throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let options = chunkedOptions(directory)
         let store = try TreeStore(options: options)
         let big = randomBytes(16 * Self.chunk + 17, seed: 1)
@@ -52,8 +52,8 @@ import Testing
         ("UPDATE snapshots SET size = size + 1", "is incomplete: its 4 chunks hold"),
     ])
     func loadReportsADamagedChunkedSnapshot(damage: String, expected: String) throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: chunkedOptions(directory))
         try commit(store, .createTree(id: "t", about: [], snapshot: randomBytes(4 * Self.chunk, seed: 8)))
         store.close()
@@ -83,8 +83,8 @@ import Testing
     /// of a chunked write; the reopened store has the tree as it was before, and no chunk left.
     @Test(arguments: Cut.allCases)
     func aCrashBetweenChunkTransactionsLeavesThePreviousStateAndRemovesTheChunks(cut: Cut) throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = [
@@ -151,8 +151,8 @@ import Testing
     /// A database made with the schema-1 layout (every snapshot one blob) opens, is migrated to schema 2 in place,
     /// reads back as it was, and takes chunked snapshots next to its old ones.
     @Test func aSchemaOneDatabaseIsMigratedAndReadsAsBefore() throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let path = TreeStore.databasePath(in: directory)
         let pad = "replace(hex(zeroblob(\(Self.chunk * 2))), '0', 'p')"  // 4 chunks' worth of 'p'
         try TreeStore.executeForTesting(
@@ -209,8 +209,8 @@ import Testing
     // MARK: Compaction, deletion, a full disk
 
     @Test func compactionAndDeletionRemoveTheChunks() throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: chunkedOptions(directory))
         try commit(store, .createTree(id: "t", about: [], snapshot: randomBytes(10 * Self.chunk, seed: 0)))
         var version = 0
@@ -233,12 +233,12 @@ import Testing
         #expect(try store.load().isEmpty)
         #expect(store.detailedStatistics.garbageCommits > 0)
         store.close()
-        #expect(fileBytes(store.path) < 8 * Self.chunk, "the free pages went back: \(fileBytes(store.path))")
+        #expect(byteSize(ofFile: store.path) < 8 * Self.chunk, "the free pages went back: \(byteSize(ofFile: store.path))")
     }
 
     @Test func aFullDiskFailsTheChunkedWriteAloneAndItsChunksGo() throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = chunkedOptions(directory)
         options.maxPageCount = 200  // 800 KiB: room for a few chunks of 64 KiB, not for 20
         let store = try TreeStore(options: options)
@@ -263,8 +263,8 @@ import Testing
     /// tree wait for it. Deterministic: the writer is held in a completion while everything is queued, and the
     /// chunk hook queues more while the chunks are written.
     @Test func otherTreesWritesAreNotHeldBehindALargeSnapshot() throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = chunkedOptions(directory)
         let store = Locked<TreeStore?>(nil)
         let order = Locked<[String]>([])
@@ -324,8 +324,8 @@ import Testing
         .enabled(if: ProcessInfo.processInfo.environment["CANOPY_STORE_BENCH"] != nil), .serialized,
         arguments: [1 << 20, 64 << 20])
     func otherTreesWaitForOneChunkAtMost(chunkBytes: Int) throws {
-        let directory = try makeDirectory()
-        defer { removeDirectory(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = StoreOptions(directory: directory)
         options.reserveBytes = 0
         options.snapshotChunkBytes = chunkBytes
@@ -401,18 +401,6 @@ private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
 private func logged(_ version: Int) -> StoredDiff {
     StoredDiff(
         version: version, client: "c", seq: "\(version)", diff: Array(#"{"type":"diff","version":\#(version)}"#.utf8))
-}
-
-private func makeDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "canopy-chunks-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
-private func removeDirectory(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
-
-private func fileBytes(_ path: String) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
 }
 
 private func header(_ path: String, at offset: Int) throws -> UInt32 {

@@ -14,8 +14,8 @@ import Testing
     // MARK: Round trips
 
     @Test func roundTripsTreesThroughCloseAndReopen() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         #expect(store.path == directory + "/canopy.db")
         try commit(store, .createTree(id: "a", about: bytes(#"{"title":"A"}"#), snapshot: snapshotText(0)))
@@ -61,8 +61,8 @@ import Testing
     }
 
     @Test func oneStoreAtATimePerDirectory() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let first = try TreeStore(options: StoreOptions(directory: directory))
         #expect {
             _ = try TreeStore(options: StoreOptions(directory: directory))
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test func aboutDefaultsToAnEmptyObject() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(1)))
@@ -84,8 +84,8 @@ import Testing
     }
 
     @Test func storesLargeSnapshotsExactly() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var rng = SplitMix64(seed: 11)
         var big = [UInt8](repeating: 0x61, count: 12 << 20)
         for i in stride(from: 0, to: big.count, by: 4093) { big[i] = UInt8(truncatingIfNeeded: rng.next()) }
@@ -102,8 +102,8 @@ import Testing
     }
 
     @Test func durabilityNoneStoresTheSame() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = StoreOptions(directory: directory)
         options.durability = .none
         let store = try TreeStore(options: options)
@@ -124,8 +124,8 @@ import Testing
     // MARK: Group commit and write checks
 
     @Test func groupsConcurrentWritesIntoFewCommitsInQueueOrder() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(0)))
@@ -161,8 +161,8 @@ import Testing
     }
 
     @Test func refusesWritesThatDoNotApplyWithoutFailingTheOthers() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         let writes: [(StoreWrite, String?)] = [
@@ -214,8 +214,8 @@ import Testing
     }
 
     @Test func aSnapshotBeyondTheLogRebasesIt() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(0)))
@@ -229,8 +229,8 @@ import Testing
     }
 
     @Test func closeFinishesQueuedWritesAndIsIdempotent() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(0)))
         let done = Countdown(300)
@@ -252,8 +252,8 @@ import Testing
     }
 
     @Test func closeFromACompletionDoesNotWaitForItself() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         let done = Countdown(2)
         store.enqueue(.createTree(id: "t", about: [], snapshot: snapshotText(0))) { result in
@@ -274,8 +274,8 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func compactionKeepsTheNewestSnapshotsAndTheLogAfterTheOldest(keep: Int) throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = StoreOptions(directory: directory)
         options.keepSnapshots = keep
         let store = try TreeStore(options: options)
@@ -306,8 +306,8 @@ import Testing
     }
 
     @Test func diskUseStaysBoundedOverManySnapshotCycles() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(0)))
@@ -327,7 +327,7 @@ import Testing
             try commit(store, .snapshot(tree: "t", version: version, snapshot: snapshot))
             if cycle % 5 == 0 {
                 sizes.append(store.diskBytes())
-                databaseSizes.append(fileSize(store.path))
+                databaseSizes.append(byteSize(ofFile: store.path))
             }
         }
         // The WAL is reused after each checkpoint (about 4 MB at most here); the database file holds about
@@ -338,19 +338,19 @@ import Testing
         #expect(databaseSizes.last! < 4 * (256 << 10) + (1 << 20), "database file: \(databaseSizes)")
         // Deleting the tree gives most of the file back (incremental vacuum once more than half of it is free).
         store.close()
-        let fileBefore = fileSize(store.path)
+        let fileBefore = byteSize(ofFile: store.path)
         let reopened = try TreeStore(options: StoreOptions(directory: directory))
         try commit(reopened, .deleteTree(id: "t"))
         reopened.close()
         #expect(
-            fileSize(store.path) < fileBefore / 4, "after delete: \(fileSize(store.path)) bytes, before \(fileBefore)")
+            byteSize(ofFile: store.path) < fileBefore / 4, "after delete: \(byteSize(ofFile: store.path)) bytes, before \(fileBefore)")
     }
 
     // MARK: Seq look-up
 
     @Test func findsTheVersionOfAClientsSeq() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let store = try TreeStore(options: StoreOptions(directory: directory))
         defer { store.close() }
         try commit(store, .createTree(id: "t", about: [], snapshot: snapshotText(0)))
@@ -386,8 +386,8 @@ import Testing
         ("UPDATE diffs SET diff = NULL WHERE tree = 't' AND version = 2", "the diff of version 2 is missing"),
     ])
     func loadReportsAnInconsistentLog(damage: String, expected: String) throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let path = try writeSampleStore(directory)
         try TreeStore.executeForTesting(file: path, damage)
         let store = try TreeStore(options: StoreOptions(directory: directory))
@@ -405,13 +405,13 @@ import Testing
         .foreignSQLiteDatabase, .walWithoutDatabase, .directoryMissing,
     ])
     func refusesDamagedOrForeignFiles(damage: Damage) throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let path = try writeSampleStore(directory)
         var opened = directory
         switch damage {
         case .truncateToHalf:
-            let size = fileSize(path)
+            let size = byteSize(ofFile: path)
             #expect(truncate(path, off_t(size / 2)) == 0)
         case .garbageInTheMiddle:
             var data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -429,7 +429,7 @@ import Testing
         case .emptyFile:
             try Data().write(to: URL(fileURLWithPath: path))
         case .foreignSQLiteDatabase:
-            remove(path)
+            removeStoreDirectory(path)
             try TreeStore.executeForTesting(file: path, "CREATE TABLE notes(x)", create: true)
         case .walWithoutDatabase:
             try FileManager.default.moveItem(atPath: path, toPath: path + "-wal")
@@ -459,8 +459,8 @@ import Testing
     /// Every page of a small store overwritten with garbage, one at a time: each is caught by `init` (header checks,
     /// quick_check) or `load`, never read as a smaller or empty store.
     @Test func garbageOnAnyPageIsCaught() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let path = try writeSampleStore(directory)
         let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
         let pages = pristine.count / 4096
@@ -478,15 +478,15 @@ import Testing
             } catch {
                 #expect(error.file == path)
             }
-            for suffix in ["-wal", "-shm"] { remove(path + suffix) }
+            for suffix in ["-wal", "-shm"] { removeStoreDirectory(path + suffix) }
         }
     }
 
     // MARK: Disk full
 
     @Test func diskFullFailsTheTransactionAndTheStoreRecovers() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var options = StoreOptions(directory: directory)
         options.maxPageCount = 80
         let store = try TreeStore(options: options)
@@ -523,8 +523,8 @@ import Testing
     /// `canopy.reserve` is allocated at open (whole blocks, not a sparse length), follows the configured size, and
     /// goes with a size of 0. Releasing it on a really full disk is tested in DiskFullTests (on a tmpfs).
     @Test func theReserveIsTakenAtOpenAndFollowsItsSize() throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let reserve = directory + "/canopy.reserve"
         for size in [1 << 20, 256 << 10, 0] {
             var options = StoreOptions(directory: directory)
@@ -548,8 +548,8 @@ import Testing
     /// acknowledged version; it is killed with SIGKILL mid-stream. Every acknowledged version must be in the store.
     @Test(arguments: [Durability.fsync, .none])
     func acknowledgedAppendsSurviveKill9(durability: Durability) throws {
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--testing-library", "swift-testing", "--filter", "TreeStoreTests/appendUntilKilled"]
@@ -625,8 +625,8 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CANOPY_STORE_BENCH"] != nil))
     func commitRate() throws {
         for durability in [Durability.fsync, .none] {
-            let directory = try temporaryDirectory()
-            defer { remove(directory) }
+            let directory = try storeDirectory()
+            defer { removeStoreDirectory(directory) }
             var options = StoreOptions(directory: directory)
             options.durability = durability
             let store = try TreeStore(options: options)
@@ -687,8 +687,8 @@ import Testing
                     + " writes/commit on average, largest group \(end.largestGroup)")
         }
         // One large snapshot (about the size of a 1M-node tree's): commit, then load after reopening.
-        let directory = try temporaryDirectory()
-        defer { remove(directory) }
+        let directory = try storeDirectory()
+        defer { removeStoreDirectory(directory) }
         var store = try TreeStore(options: StoreOptions(directory: directory))
         let big = snapshotText(1, padding: 150 << 20)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -776,18 +776,6 @@ private func diff(_ version: Int, client: String, seq: String?, padding: Int = 0
     let text =
         #"{"type":"diff","version":\#(version),"ops":[{"op":"setProps","node":"root","props":{"x":"\#(String(repeating: "x", count: padding))"}}]}"#
     return StoredDiff(version: version, client: client, seq: seq, diff: bytes(text))
-}
-
-private func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "canopy-store-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
-private func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
-
-private func fileSize(_ path: String) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
 }
 
 private func bigEndian(_ data: Data, at offset: Int) -> UInt32 {
