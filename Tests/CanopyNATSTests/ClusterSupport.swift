@@ -1,0 +1,74 @@
+import CanopyNATS
+import Foundation
+import Testing
+
+/// Waits until `condition` holds, polling; fails with `what` at the deadline. Never sleeps and hopes.
+func eventually(_ what: String, timeout: Duration = .seconds(20), poll: Duration = .milliseconds(20),
+                _ condition: () throws -> Bool) throws
+{
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try condition() { return }
+        Thread.sleep(forTimeInterval: Double(poll.components.attoseconds) / 1e18 + Double(poll.components.seconds))
+    }
+    throw TestCluster.Failure("not within \(timeout): \(what)")
+}
+
+/// Connects to every server of the cluster (the client picks one), or to one server only.
+func connect(_ cluster: TestCluster, server: Int? = nil, name: String = "canopy-test",
+             jetStreamTimeout: Duration = .seconds(5)) throws -> NATSConnection
+{
+    let urls = server.map { [cluster.servers[$0].url] } ?? cluster.urls
+    return try NATSConnection(NATSConnectionOptions(servers: urls, name: name, jetStreamTimeout: jetStreamTimeout))
+}
+
+/// The tree log of the tests: one stream, one subject per tree, R3 on file storage.
+func treeStream(_ jetStream: JetStream, name: String = "TREES") throws {
+    try jetStream.ensureStream(StreamConfig(name: name, subjects: ["tree.>"], replicas: 3, storage: .file,
+                                            duplicateWindow: .seconds(120)))
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+/// Milliseconds between two instants of the continuous clock.
+func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+    let (seconds, attoseconds) = (end - start).components
+    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+}
+
+/// Publishes like an owner daemon would: retries a `.retryable` failure unchanged (same message ID, same expected
+/// sequence) until it is acknowledged, and after an ambiguous failure accepts a `.fenced` answer whose cause is
+/// its own earlier attempt (the subject's last message carries its message ID). Returns the ack and the attempts.
+func publishUntilAcknowledged(
+    _ jetStream: JetStream, stream: String, subject: String, payload: [UInt8], headers: NATSHeaders = NATSHeaders(),
+    msgID: String, expected: UInt64, timeout: Duration, deadline: Duration = .seconds(60)
+) throws -> (ack: PubAck, attempts: Int) {
+    let clock = ContinuousClock()
+    let end = clock.now + deadline
+    var attempts = 0
+    var ambiguous = false
+    while true {
+        attempts += 1
+        let result = Result { () throws(PublishError) -> PubAck in
+            try jetStream.publish(subject, payload: payload, headers: headers, msgID: msgID,
+                                  expectedLastSubjectSequence: expected, timeout: timeout)
+        }
+        switch result {
+        case .success(let ack):
+            return (ack, attempts)
+        case .failure(.retryable(let error)):
+            ambiguous = true
+            guard clock.now < end else { throw error }
+            Thread.sleep(forTimeInterval: 0.02)
+        case .failure(.fenced(_, _, let error)) where ambiguous:
+            // An earlier attempt may have been stored after all: then it is the subject's last message.
+            let last = try jetStream.lastMessage(stream: stream, subject: subject)
+            guard let last, last.headers["Nats-Msg-Id"] == msgID else { throw error }
+            return (PubAck(stream: stream, sequence: last.sequence, duplicate: true), attempts)
+        case .failure(let error):
+            throw error
+        }
+    }
+}

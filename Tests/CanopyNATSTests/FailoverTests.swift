@@ -1,0 +1,57 @@
+import CanopyNATS
+import Foundation
+import Testing
+
+/// kill -9 of the stream's leader while an owner publishes acknowledged batches (in the serialized suite: the
+/// time to resume should not be measured while another cluster runs).
+extension JetStreamClusterTests {
+    @Test("kill -9 of the stream leader while publishing: every acknowledged message survives, publishing resumes")
+    func killStreamLeader() throws {
+        let cluster = try TestCluster()
+        defer { cluster.shutdown() }
+        // A short publish timeout: an unanswered publish is retried after 1 s rather than 5.
+        let jetStream = try JetStream(connect(cluster, name: "owner", jetStreamTimeout: .seconds(1)))
+        try treeStream(jetStream, name: "FAILOVER")
+        let leaderName = try jetStream.streamInfo("FAILOVER").leader
+        let leader = try #require(cluster.index(ofServerNamed: leaderName), "stream leader \(leaderName)")
+
+        let before = 100
+        let after = 100
+        var acknowledged: [(version: Int, sequence: UInt64)] = []
+        var killedAt: ContinuousClock.Instant?
+        var resumedAt: ContinuousClock.Instant?
+        var retries = 0
+        for version in 1...(before + after) {
+            if version == before + 1 {
+                cluster.kill9(leader)
+                killedAt = .now
+            }
+            let (ack, attempts) = try publishUntilAcknowledged(
+                jetStream, stream: "FAILOVER", subject: "tree.f", payload: bytes("batch \(version)"),
+                headers: ["Canopy-Version": "\(version)"], msgID: "tree.f/v\(version)",
+                expected: acknowledged.last?.sequence ?? 0, timeout: .seconds(1))
+            retries += attempts - 1
+            if version == before + 1 { resumedAt = .now }
+            acknowledged.append((version, ack.sequence))
+        }
+        let resume = milliseconds(from: try #require(killedAt), to: try #require(resumedAt))
+        let newLeader = try jetStream.streamInfo("FAILOVER").leader
+        print("failover: killed stream leader \(leaderName) (kill -9); publishing resumed after \(Int(resume)) ms "
+              + "(\(retries) retries), new leader \(newLeader)")
+        #expect(newLeader != leaderName && !newLeader.isEmpty)
+
+        // Every acknowledged batch is there, once, in order, with its payload and header.
+        let stored = try jetStream.messages(stream: "FAILOVER", subject: "tree.f", from: 1)
+        #expect(stored.count == before + after)
+        #expect(stored.map(\.sequence) == acknowledged.map(\.sequence))
+        #expect(stored.map { $0.headers["Canopy-Version"] } == acknowledged.map { "\($0.version)" })
+        #expect(stored.map { text($0.payload) } == acknowledged.map { "batch \($0.version)" })
+
+        // The killed server comes back, catches up, and the stream is whole on it too.
+        try cluster.restart(leader)
+        try eventually("every replica of the stream is current again") {
+            let info = try jetStream.streamInfo("FAILOVER")
+            return info.replicas.count == 2 && info.replicas.allSatisfy { $0.current && !$0.offline }
+        }
+    }
+}
