@@ -26,6 +26,7 @@ import argparse
 import importlib.metadata
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -74,10 +75,23 @@ def checked_server():
     return binary
 
 
+HANDED_OUT = set()
+
+
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port below Linux's ephemeral range (32768 and up): no outgoing connection (a route between
+    two starting servers) can take it before its server binds it."""
+    while True:
+        port = random.randrange(20000, 32000)
+        if port in HANDED_OUT:
+            continue
+        HANDED_OUT.add(port)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
 
 
 def get_json(port, path):
@@ -157,10 +171,12 @@ class Cluster:
                 return False
             varz = get_json(server.http_port, "/varz")
             jsz = get_json(server.http_port, "/jsz")
-            if not varz or not jsz:
+            health = get_json(server.http_port, "/healthz")
+            if not varz or not jsz or not health or health.get("status") != "ok":
                 return False
+            # JetStream's configuration appears in /varz once it started; until then the server is not ready.
             if not varz.get("jetstream", {}).get("config", {}).get("sync_always"):
-                raise RuntimeError(f"{server.name} does not run with sync_interval: always")
+                return False
             meta = jsz.get("meta_cluster") or {}
             peers = meta.get("replicas") or []
             if not meta.get("leader") or meta.get("cluster_size", 0) < len(self.servers):
@@ -173,6 +189,7 @@ class Cluster:
         return True
 
     def wait_ready(self, timeout=30.0, servers=None):
+        """Polls readiness every 50 ms; at the deadline, says so (a server without sync_always never gets ready)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for server in self.servers:

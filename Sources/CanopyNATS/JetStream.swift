@@ -106,9 +106,35 @@ public final class JetStream: @unchecked Sendable {  // the jsCtx is used only t
 
     // MARK: Streams
 
-    /// Creates the stream, or updates it to `config` if it exists with another configuration; returns its info.
+    /// Creates the stream, or updates it to `config` if it exists with another configuration, and waits (up to the
+    /// connection's `jetStreamTimeout`) until it has a leader; returns its info.
+    ///
+    /// Even then a first publish can meet no responders for a moment, while the leader's interest in the subjects
+    /// reaches the other servers: such failures are `.retryable`. A timeout here (for example during an election of
+    /// the meta leader) is transient too (`isTransient`): call again.
     @discardableResult
     public func ensureStream(_ config: StreamConfig) throws(NATSError) -> StreamInfo {
+        let info = try addOrUpdateStream(config)
+        return info.leader.isEmpty ? try waitForLeader(stream: config.name, replicas: config.replicas) : info
+    }
+
+    /// Polls the stream's info until it names a leader (a replicated stream elects one after its creation).
+    @discardableResult
+    func waitForLeader(stream: String, replicas: Int) throws(NATSError) -> StreamInfo {
+        let clock = ContinuousClock()
+        let deadline = clock.now + connection.options.jetStreamTimeout
+        var info = try streamInfo(stream)
+        while info.leader.isEmpty && replicas > 1 {
+            guard clock.now < deadline else {
+                throw NATSError("stream \(stream)", wrapper: "the stream has no leader yet")
+            }
+            nats_Sleep(10)
+            info = try streamInfo(stream)
+        }
+        return info
+    }
+
+    private func addOrUpdateStream(_ config: StreamConfig) throws(NATSError) -> StreamInfo {
         let what = "ensure stream \(config.name)"
         return try withCStringArray(config.subjects) { (subjects) throws(NATSError) -> StreamInfo in
             var stream = jsStreamConfig()

@@ -146,8 +146,12 @@ public final class KeyValue: @unchecked Sendable {  // the kvStore is used only 
 }
 
 extension JetStream {
-    /// Creates the bucket, or opens it if it exists with the same configuration (a different one is an error).
+    /// Creates the bucket, or opens it if it exists with the same configuration (a different one is an error), and
+    /// waits (up to the connection's `jetStreamTimeout`) until its stream has a leader. As with `ensureStream`, the
+    /// first writes can still meet a moment of no responders (`.retryable`).
     public func keyValue(_ config: KeyValueConfig) throws(NATSError) -> KeyValue {
-        try KeyValue(jetStream: self, config: config)
+        let bucket = try KeyValue(jetStream: self, config: config)
+        try waitForLeader(stream: "KV_\(config.bucket)", replicas: config.replicas)
+        return bucket
     }
 }

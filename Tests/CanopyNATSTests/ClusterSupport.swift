@@ -23,10 +23,39 @@ func connect(_ cluster: TestCluster, server: Int? = nil, name: String = "canopy-
     return try NATSConnection(NATSConnectionOptions(servers: urls, name: name, jetStreamTimeout: jetStreamTimeout))
 }
 
-/// The tree log of the tests: one stream, one subject per tree, R3 on file storage.
-func treeStream(_ jetStream: JetStream, name: String = "TREES") throws {
-    try jetStream.ensureStream(StreamConfig(name: name, subjects: ["tree.>"], replicas: 3, storage: .file,
-                                            duplicateWindow: .seconds(120)))
+/// The tree log of the tests: one stream, one subject per tree, R3 on file storage. Returns once a publish to
+/// the stream is acknowledged through every server of the cluster (a probe message on `tree.probe.<server>`), so
+/// that the test's own publishes meet a stream whose leader's interest has reached every server.
+func treeStream(_ jetStream: JetStream, cluster: TestCluster, name: String = "TREES",
+                subjects: [String] = ["tree.>"]) throws
+{
+    let config = StreamConfig(name: name, subjects: subjects, replicas: 3, storage: .file,
+                              duplicateWindow: .seconds(120))
+    try untilNotTransient("create stream \(name)") { try jetStream.ensureStream(config) }
+    let prefix = subjects[0].hasSuffix(">") ? String(subjects[0].dropLast()) : subjects[0] + "."
+    for index in cluster.servers.indices {
+        let probe = try JetStream(connect(cluster, server: index, name: "probe"))
+        _ = try publishUntilAcknowledged(probe, stream: name, subject: prefix + "probe.\(index)",
+                                         payload: bytes("probe"), msgID: "probe/\(index)", expected: nil,
+                                         timeout: .seconds(1), deadline: .seconds(30))
+    }
+}
+
+/// Calls `body` until it does not fail with a transient error: a JetStream API call in the first moments of a
+/// cluster or after a server died (meta leader election: timeouts; peers not yet known to the meta leader: "no
+/// suitable peers", 10005; a new stream without a leader yet).
+@discardableResult
+func untilNotTransient<R>(_ what: String, timeout: Duration = .seconds(30), _ body: () throws -> R) throws -> R {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while true {
+        do { return try body() } catch let error as NATSError
+            where clock.now < deadline
+            && (error.isTransient || error.jetStreamCode == 10005 || error.detail.contains("no leader"))
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
 }
 
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -43,7 +72,7 @@ func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.I
 /// its own earlier attempt (the subject's last message carries its message ID). Returns the ack and the attempts.
 func publishUntilAcknowledged(
     _ jetStream: JetStream, stream: String, subject: String, payload: [UInt8], headers: NATSHeaders = NATSHeaders(),
-    msgID: String, expected: UInt64, timeout: Duration, deadline: Duration = .seconds(60)
+    msgID: String, expected: UInt64?, timeout: Duration, deadline: Duration = .seconds(60)
 ) throws -> (ack: PubAck, attempts: Int) {
     let clock = ContinuousClock()
     let end = clock.now + deadline
@@ -69,6 +98,18 @@ func publishUntilAcknowledged(
             return (PubAck(stream: stream, sequence: last.sequence, duplicate: true), attempts)
         case .failure(let error):
             throw error
+        }
+    }
+}
+
+/// Waits until a write to the bucket goes through this connection's server (a probe key): a new bucket's leader
+/// interest takes a moment to reach every server.
+func writable(_ bucket: KeyValue, probe: String) throws {
+    try eventually("bucket \(bucket.bucket) writable") {
+        switch Result(catching: { () throws(KeyValueError) -> UInt64 in try bucket.create(probe, value: []) }) {
+        case .success, .failure(.exists): return true
+        case .failure(.retryable): return false
+        case .failure(let error): throw error
         }
     }
 }

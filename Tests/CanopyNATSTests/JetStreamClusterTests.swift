@@ -13,7 +13,7 @@ struct JetStreamClusterTests {
         defer { cluster.shutdown() }
         let owner = try JetStream(connect(cluster, server: 0, name: "owner"))
         let stale = try JetStream(connect(cluster, server: 1, name: "stale-owner"))
-        try treeStream(owner)
+        try treeStream(owner, cluster: cluster)
 
         // Both saw the subject empty; the owner commits first.
         let first = try owner.publish("tree.a", payload: bytes("v1 by owner"), msgID: "tree.a/v1",
@@ -48,7 +48,7 @@ struct JetStreamClusterTests {
         let publishers = try (0..<2).map { (index: Int) in
             try JetStream(connect(cluster, server: index, name: "racer-\(index)"))
         }
-        try treeStream(publishers[0])
+        try treeStream(publishers[0], cluster: cluster)
         var last: UInt64 = 0
         let rounds = 20
         for round in 0..<rounds {
@@ -79,13 +79,13 @@ struct JetStreamClusterTests {
         let cluster = try TestCluster()
         defer { cluster.shutdown() }
         let jetStream = try JetStream(connect(cluster))
-        try treeStream(jetStream)
+        try treeStream(jetStream, cluster: cluster)
         let first = try jetStream.publish("tree.d", payload: bytes("batch 1"), msgID: "tree.d/v1")
         let again = try jetStream.publish("tree.d", payload: bytes("batch 1"), msgID: "tree.d/v1")
         #expect(!first.duplicate)
         #expect(again.duplicate)
         #expect(again.sequence == first.sequence)
-        #expect(try jetStream.streamInfo("TREES").messages == 1)
+        #expect(try jetStream.messages(stream: "TREES", subject: "tree.d", from: 1).count == 1)
 
         // An owner retrying an unacknowledged publish repeats it unchanged, expected sequence included: the
         // retry of a publish that was in fact stored must be answered as a duplicate, not fenced.
@@ -94,7 +94,7 @@ struct JetStreamClusterTests {
         let retry = try jetStream.publish("tree.d", payload: bytes("batch 2"), msgID: "tree.d/v2",
                                           expectedLastSubjectSequence: first.sequence)
         #expect(retry.duplicate && retry.sequence == next.sequence)
-        #expect(try jetStream.streamInfo("TREES").messages == 2)
+        #expect(try jetStream.messages(stream: "TREES", subject: "tree.d", from: 1).count == 2)
     }
 
     @Test("leases in KV: create once, stale revisions fail, the key expires after the TTL")
@@ -104,8 +104,12 @@ struct JetStreamClusterTests {
         let a = try JetStream(connect(cluster, server: 0, name: "daemon-a"))
         let b = try JetStream(connect(cluster, server: 2, name: "daemon-b"))
         let ttl = Duration.seconds(1)
-        let leasesA = try a.keyValue(KeyValueConfig(bucket: "leases", replicas: 3, ttl: ttl))
-        let leasesB = try b.keyValue(KeyValueConfig(bucket: "leases", replicas: 3, ttl: ttl))
+        let config = KeyValueConfig(bucket: "leases", replicas: 3, ttl: ttl)
+        let leasesA = try untilNotTransient("create the bucket") { try a.keyValue(config) }
+        let leasesB = try untilNotTransient("open the bucket") { try b.keyValue(config) }
+
+        try writable(leasesA, probe: "probe-a")
+        try writable(leasesB, probe: "probe-b")
 
         let taken = try leasesA.create("tree-a", value: bytes("daemon-a"))
         let second = Result { () throws(KeyValueError) -> UInt64 in
@@ -145,7 +149,7 @@ struct JetStreamClusterTests {
         let cluster = try TestCluster()
         defer { cluster.shutdown() }
         let jetStream = try JetStream(connect(cluster))
-        try treeStream(jetStream)
+        try treeStream(jetStream, cluster: cluster)
         var sequences: [UInt64] = []
         for version in 1...10 {
             let ack = try jetStream.publish(
@@ -209,7 +213,7 @@ struct JetStreamClusterTests {
         let cluster = try TestCluster()
         defer { cluster.shutdown() }
         let jetStream = try JetStream(connect(cluster))
-        try treeStream(jetStream)
+        try treeStream(jetStream, cluster: cluster)
         let count = 32
         let done = DispatchSemaphore(value: 0)
         let results = Mutex<[Int: Result<PubAck, PublishError>]>([:])
