@@ -70,28 +70,35 @@ public struct NATSError: Error, Sendable, CustomStringConvertible {
 
 /// Why a JetStream publish did not store the message. The three cases ask for three different reactions.
 public enum PublishError: Error, Sendable, CustomStringConvertible {
-    /// The subject's last sequence was not the one expected: someone else published to the subject since
-    /// (JetStream error 10071), or, on a clustered stream, another publish to the subject is in flight (10164,
-    /// the check nats-server added for issue 4320). For a tree's owner this means it has been deposed: stop, resynchronise, rejoin as a follower.
-    /// Nothing was stored.
+    /// The subject's last sequence was not the one expected (JetStream error 10071, "wrong last sequence: N"):
+    /// someone else published to the subject since. For a tree's owner this means it has been deposed: stop,
+    /// resynchronise, rejoin as a follower. Nothing was stored.
     case fenced(subject: String, expected: UInt64, NATSError)
     /// No acknowledgement came: a timeout, no responders, the connection dropped, or no stream leader (an election).
     /// The message may or may not be stored. Publish it again, unchanged (same message ID, same expected sequence),
     /// after a short pause: if the first attempt was stored, deduplication answers with its acknowledgement.
+    ///
+    /// Also JetStream error 10164 ("wrong last sequence", no number): on a clustered stream, another publish to the
+    /// subject was still being processed (the check nats-server added for issue 4320). Nothing was stored, but it
+    /// does not mean someone else won: the publish in process can be the caller's own previous one, already
+    /// acknowledged (seen with one sequential publisher, about once in a thousand publishes). The retry settles it:
+    /// it is stored, or fenced with 10071 if another publisher's message is now the subject's last.
     case retryable(NATSError)
     /// Anything else (no such stream, message too large, bad subject, closed connection, wrong message ID
     /// expectation): retrying the same publish will fail the same way.
     case failed(NATSError)
 
-    /// The JetStream error codes of a wrong last subject sequence: 10071 ("wrong last sequence: N", the subject
-    /// has moved on) and 10164 ("wrong last sequence", a concurrent publish to the subject is not yet committed).
-    public static let wrongLastSequenceCodes: Set<Int> = [10071, 10164]
+    /// JetStream's "wrong last sequence: N": the subject's last message is not the expected one.
+    public static let wrongLastSequenceCode = 10071
+    /// JetStream's "wrong last sequence" (no number): a publish to the subject is still in process on the leader.
+    public static let subjectBusyCode = 10164
 
     static func classify(_ error: NATSError, subject: String, expected: UInt64?) -> PublishError {
         // nats.c reports "no responders" to a JetStream publish as error code 10076 (JetStream not enabled); the
         // status tells the truth, so it is checked first.
         if error.isNoResponders { return .retryable(error) }
-        if wrongLastSequenceCodes.contains(error.jetStreamCode), let expected {
+        if error.jetStreamCode == subjectBusyCode { return .retryable(error) }
+        if error.jetStreamCode == wrongLastSequenceCode, let expected {
             return .fenced(subject: subject, expected: expected, error)
         }
         return error.isTransient ? .retryable(error) : .failed(error)

@@ -87,17 +87,17 @@ func publishUntilAcknowledged(
         switch result {
         case .success(let ack):
             return (ack, attempts)
-        case .failure(.retryable(let error)):
+        case .failure(let failure) where failure.isRetryable:
             ambiguous = true
-            guard clock.now < end else { throw error }
+            guard clock.now < end else { throw failure }
             Thread.sleep(forTimeInterval: 0.02)
-        case .failure(.fenced(_, _, let error)) where ambiguous:
+        case .failure(let failure) where failure.isFenced && ambiguous:
             // An earlier attempt may have been stored after all: then it is the subject's last message.
             let last = try jetStream.lastMessage(stream: stream, subject: subject)
-            guard let last, last.headers["Nats-Msg-Id"] == msgID else { throw error }
+            guard let last, last.headers["Nats-Msg-Id"] == msgID else { throw failure }
             return (PubAck(stream: stream, sequence: last.sequence, duplicate: true), attempts)
-        case .failure(let error):
-            throw error
+        case .failure(let failure):
+            throw failure
         }
     }
 }

@@ -27,7 +27,7 @@ struct JetStreamClusterTests {
         if case .failure(.fenced(let subject, let expected, let error)) = attempt {
             fenced = true
             #expect(subject == "tree.a" && expected == 0)
-            #expect(error.jetStreamCode == 10071)
+            #expect(error.jetStreamCode == PublishError.wrongLastSequenceCode)
         }
         #expect(fenced, "the stale publisher must be fenced")
         // The owner goes on from its own acknowledged sequence; the stale one, still behind, is fenced again.
@@ -41,6 +41,8 @@ struct JetStreamClusterTests {
         #expect(stored.map(\.sequence) == [first.sequence, second.sequence])
     }
 
+    /// Each racer publishes as an owner does: a `.retryable` answer (here: 10164, the subject busy with the other's
+    /// publish) is retried unchanged, and the retry is then stored or fenced for good.
     @Test("concurrent publishes with the same expected sequence: exactly one wins each round (nats-server 4320)")
     func concurrentFencing() throws {
         let cluster = try TestCluster()
@@ -52,19 +54,23 @@ struct JetStreamClusterTests {
         var last: UInt64 = 0
         let rounds = 20
         for round in 0..<rounds {
-            let results = Mutex<[Int: Result<PubAck, PublishError>]>([:])
+            let results = Mutex<[Int: Result<PubAck, any Error>]>([:])
             let expected = last
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                let result = Result { () throws(PublishError) -> PubAck in
-                    try publishers[index].publish("tree.race", payload: bytes("round \(round) by \(index)"),
-                                                  msgID: "race/\(round)/\(index)",
-                                                  expectedLastSubjectSequence: expected)
+                let result = Result { () throws -> PubAck in
+                    try publishUntilAcknowledged(
+                        publishers[index], stream: "TREES", subject: "tree.race",
+                        payload: bytes("round \(round) by \(index)"), msgID: "race/\(round)/\(index)",
+                        expected: expected, timeout: .seconds(5)
+                    ).ack
                 }
                 results.withLock { $0[index] = result }
             }
             let outcome = results.withLock { $0 }
             let acks = outcome.values.compactMap { try? $0.get() }
-            let fenced = outcome.values.filter { if case .failure(let e) = $0 { e.isFenced } else { false } }
+            let fenced = outcome.values.filter {
+                if case .failure(let e) = $0 { (e as? PublishError)?.isFenced == true } else { false }
+            }
             #expect(acks.count == 1 && fenced.count == 1, "round \(round): \(outcome)")
             guard let ack = acks.first else { return }
             last = ack.sequence
