@@ -11,11 +11,15 @@ import Synchronization
 public final class SubjectReader: Sendable {
     public let stream: String
     public let subject: String
+    /// Kept alive while the reader is: nats.c recreates the ordered consumer through the context.
+    let jetStream: JetStream
     private let lock = Mutex<UInt>(0)  // the subscription's address; 0 once closed
 
-    init(context: OpaquePointer, stream: String, subject: String, from sequence: UInt64, heartbeat: Duration)
+    init(jetStream: JetStream, stream: String, subject: String, from sequence: UInt64, heartbeat: Duration)
         throws(NATSError)
     {
+        self.jetStream = jetStream
+        let context = jetStream.context
         self.stream = stream
         self.subject = subject
         let what = "read \(subject) of \(stream) from \(sequence)"
@@ -76,7 +80,7 @@ extension JetStream {
     public func readSubject(stream: String, subject: String, from sequence: UInt64,
                             heartbeat: Duration = .seconds(2)) throws(NATSError) -> SubjectReader
     {
-        try SubjectReader(context: context, stream: stream, subject: subject, from: sequence, heartbeat: heartbeat)
+        try SubjectReader(jetStream: self, stream: stream, subject: subject, from: sequence, heartbeat: heartbeat)
     }
 
     /// Every message on `subject` from `sequence` up to the last one stored when the call starts, in order.

@@ -1,5 +1,6 @@
 import CanopyNATS
 import Foundation
+import Synchronization
 import Testing
 
 /// kill -9 of the stream's leader while an owner publishes acknowledged batches (in the serialized suite: the
@@ -57,5 +58,34 @@ extension JetStreamClusterTests {
             let info = try jetStream.streamInfo("FAILOVER")
             return info.replicas.count == 2 && info.replicas.allSatisfy { $0.current && !$0.offline }
         }
+    }
+}
+
+extension JetStreamClusterTests {
+    @Test("connection events: kill -9 of the client's server reports disconnected, then reconnected elsewhere")
+    func connectionEvents() throws {
+        let cluster = try TestCluster()
+        defer { cluster.shutdown() }
+        let events = Mutex<[NATSConnectionEvent]>([])
+        let connection = try NATSConnection(NATSConnectionOptions(servers: cluster.urls, name: "events") { event in
+            events.withLock { $0.append(event) }
+        })
+        let url = try #require(connection.connectedURL)
+        let server = try #require(cluster.servers.firstIndex { $0.url == url }, "connected to \(url)")
+        cluster.kill9(server)
+        try eventually("disconnected, then reconnected to another server") {
+            events.withLock { $0.count >= 2 } && connection.isConnected
+        }
+        let seen = events.withLock { $0 }
+        #expect(seen.first == .disconnected)
+        guard case .reconnected(let other) = seen[1] else {
+            Issue.record("expected .reconnected after .disconnected: \(seen)")
+            return
+        }
+        #expect(other != url && cluster.urls.contains(other))
+        #expect(connection.connectedURL == other)
+        connection.close()
+        try eventually("closed is reported last") { events.withLock { $0.last == .closed } }
+        #expect(connection.isClosed)
     }
 }

@@ -210,7 +210,8 @@ final class TestCluster {
             }
             usleep(50_000)
         }
-        throw Failure("the cluster was not ready within \(timeout): \(last)")
+        let logs = servers.map { "\($0.name): \(logTail($0))" }.joined(separator: "\n")
+        throw Failure("the cluster was not ready within \(timeout): \(last)\n\(logs)")
     }
 
     private enum Readiness {
@@ -228,7 +229,9 @@ final class TestCluster {
             // JetStream's configuration appears in /varz once it started; before that the answer is incomplete.
             let config = (varz["jetstream"] as? [String: Any])?["config"] as? [String: Any]
             guard config?["sync_always"] as? Bool == true else {
-                return .notReady("\(server.name) does not report sync_interval: always (yet)")
+                let reported = (try? JSONSerialization.data(withJSONObject: varz["jetstream"] ?? [:]))
+                    .map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
+                return .notReady("\(server.name) does not report sync_interval: always (yet): \(reported.prefix(400))")
             }
             let meta = jsz["meta_cluster"] as? [String: Any] ?? [:]
             guard let leader = meta["leader"] as? String, !leader.isEmpty else {
