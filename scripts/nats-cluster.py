@@ -169,13 +169,13 @@ class Cluster:
         for server in servers or self.servers:
             if not server.running():
                 return False
-            varz = get_json(server.http_port, "/varz")
             jsz = get_json(server.http_port, "/jsz")
             health = get_json(server.http_port, "/healthz")
-            if not varz or not jsz or not health or health.get("status") != "ok":
+            if not jsz or not health or health.get("status") != "ok":
                 return False
-            # JetStream's configuration appears in /varz once it started; until then the server is not ready.
-            if not varz.get("jetstream", {}).get("config", {}).get("sync_always"):
+            # /jsz, not /varz: a server caches its /varz from the first request, and one made before JetStream
+            # started never shows JetStream's configuration.
+            if not (jsz.get("config") or {}).get("sync_always"):
                 return False
             meta = jsz.get("meta_cluster") or {}
             peers = meta.get("replicas") or []

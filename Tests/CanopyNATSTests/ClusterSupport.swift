@@ -58,6 +58,14 @@ func untilNotTransient<R>(_ what: String, timeout: Duration = .seconds(30), _ bo
     }
 }
 
+/// Every message of a subject from a sequence, retrying a transient failure to start the reader: a reader is a
+/// consumer the meta leader assigns, which can time out during a meta election (and, rarely, on a healthy cluster).
+func readAll(_ jetStream: JetStream, stream: String, subject: String, from sequence: UInt64) throws -> [NATSMessage] {
+    try untilNotTransient("read \(subject) of \(stream)") {
+        try jetStream.messages(stream: stream, subject: subject, from: sequence)
+    }
+}
+
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

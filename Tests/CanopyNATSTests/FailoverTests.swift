@@ -43,9 +43,7 @@ extension JetStreamClusterTests {
 
         // Every acknowledged batch is there, once, in order, with its payload and header. (A reader is a consumer,
         // which the meta leader assigns: if the killed server led the meta group too, that takes its own election.)
-        let stored = try untilNotTransient("read the subject back") {
-            try jetStream.messages(stream: "FAILOVER", subject: "tree.f", from: 1)
-        }
+        let stored = try readAll(jetStream, stream: "FAILOVER", subject: "tree.f", from: 1)
         print("failover: read back \(Int(milliseconds(from: try #require(killedAt), to: .now))) ms after the kill")
         #expect(stored.count == before + after)
         #expect(stored.map(\.sequence) == acknowledged.map(\.sequence))

@@ -195,7 +195,7 @@ final class TestCluster {
     // MARK: Readiness
 
     /// Waits until every running server runs JetStream with `sync_always`, agrees on a meta leader, and the
-    /// leader sees all its peers current. Polls the monitoring endpoints every 50 ms.
+    /// leader sees all its peers current (`/healthz`, `/jsz`). Polls the monitoring endpoints every 50 ms.
     func waitReady(timeout: Duration = .seconds(30)) throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -221,17 +221,14 @@ final class TestCluster {
 
     private func readiness() -> Readiness {
         for server in servers where server.isRunning {
-            guard let varz = monitor(server, "/varz"), let jsz = monitor(server, "/jsz"),
-                monitor(server, "/healthz")?["status"] as? String == "ok"
-            else {
+            guard let jsz = monitor(server, "/jsz"), monitor(server, "/healthz")?["status"] as? String == "ok" else {
                 return .notReady("\(server.name) does not answer its monitoring port yet")
             }
-            // JetStream's configuration appears in /varz once it started; before that the answer is incomplete.
-            let config = (varz["jetstream"] as? [String: Any])?["config"] as? [String: Any]
+            // /jsz, not /varz: a server caches its /varz from the first request, and one made before JetStream
+            // started never shows JetStream's configuration.
+            let config = jsz["config"] as? [String: Any]
             guard config?["sync_always"] as? Bool == true else {
-                let reported = (try? JSONSerialization.data(withJSONObject: varz["jetstream"] ?? [:]))
-                    .map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
-                return .notReady("\(server.name) does not report sync_interval: always (yet): \(reported.prefix(400))")
+                return .notReady("\(server.name) does not report sync_interval: always (yet)")
             }
             let meta = jsz["meta_cluster"] as? [String: Any] ?? [:]
             guard let leader = meta["leader"] as? String, !leader.isEmpty else {
