@@ -30,12 +30,7 @@ public final class Responder: Sendable {
 
     /// Unsubscribes. A handler call under way finishes; none starts after it returns. Idempotent.
     public func stop() {
-        subscription.withLock { address in
-            guard let handle = OpaquePointer(bitPattern: address) else { return }
-            natsSubscription_Unsubscribe(handle)
-            natsSubscription_Destroy(handle)
-            address = 0
-        }
+        subscription.withLock { endSubscription(at: &$0) }
     }
 }
 

@@ -64,12 +64,7 @@ public final class SubjectReader: Sendable {
 
     /// Ends the reading and deletes the ephemeral consumer. Idempotent.
     public func close() {
-        lock.withLock { address in
-            guard let current = OpaquePointer(bitPattern: address) else { return }
-            natsSubscription_Unsubscribe(current)
-            natsSubscription_Destroy(current)
-            address = 0
-        }
+        lock.withLock { endSubscription(at: &$0) }
     }
 }
 
@@ -102,4 +97,13 @@ extension JetStream {
         }
         return result
     }
+}
+
+/// Unsubscribes and destroys the subscription whose address `address` holds, and sets it to 0; nothing if it is 0.
+/// Call with the lock that guards `address` held.
+func endSubscription(at address: inout UInt) {
+    guard let handle = OpaquePointer(bitPattern: address) else { return }
+    natsSubscription_Unsubscribe(handle)
+    natsSubscription_Destroy(handle)
+    address = 0
 }
