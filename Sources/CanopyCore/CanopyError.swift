@@ -29,6 +29,10 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case badEvent = "bad_event"
     /// A direct op on a program tree: its shape belongs to its code.
     case programTree = "program_tree"
+    /// Cluster mode: no daemon can commit to the tree right now (its owner is gone or was deposed, a lease is being
+    /// taken over, the NATS servers elect a leader). Nothing changed; resend the same message (same `seq`) shortly.
+    /// An addition to PROTOCOL.md.
+    case unavailable
 }
 
 /// A failure with a protocol error code, a human message and, for a rejected batch, the index of the failing op.

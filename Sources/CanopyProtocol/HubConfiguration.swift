@@ -43,6 +43,13 @@ public struct HubConfiguration: Sendable {
     public var acksPerClient = 1_000
     /// Head-room the transport wants in front of every outgoing message (`OutgoingMessage.headroom`).
     public var headroom = 0
+    /// Cluster mode (docs/cluster.md): this daemon's name followed by "/" ("d1/"), which prefixes its sessions'
+    /// names on the wire so an `author` names one session of the cluster; "" on a single daemon. With a prefix, trees
+    /// the machine did not create itself are followed (`replicated`) until `setOwner` hands them to it.
+    public var sessionPrefix = ""
+
+    /// Whether the machine runs as one daemon of a cluster.
+    public var clustered: Bool { !sessionPrefix.isEmpty }
 
     public init() {}
 }

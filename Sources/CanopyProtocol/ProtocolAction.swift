@@ -19,6 +19,8 @@ public enum ProtocolAction: Sendable {
     case encodeSnapshot(SnapshotJob)
     /// Read logged diffs `read.from…read.to` of a tree from the store and answer `historyRead`.
     case readHistory(HistoryRead)
+    /// Cluster mode: send a batch to its tree's owner and answer `forwardAnswered` with its answer.
+    case forward(ForwardedBatch)
     /// A line for the daemon's log.
     case log(LogLevel, String)
 }

@@ -119,7 +119,7 @@ extension ProtocolMachine {
         sessions[s] = session
         let out = endUnseenSubscriptions(s)
         let welcome: JSON = [
-            "type": "welcome", "session": .string(Session.name(s)), "server": .string(configuration.serverName),
+            "type": "welcome", "session": .string(wireName(s)), "server": .string(configuration.serverName),
             "protocol": 1, "role": .string(session.role.rawValue),
         ]
         return out + [send(s, welcome, rid: rid)]

@@ -75,14 +75,23 @@ extension ProtocolMachine {
     /// A commit failed: the batches waiting for it are rejected with `storage_error`, the tree goes back to its
     /// durable state — rebuilt from the last stored snapshot and the log after it, both held here — its subscribers
     /// get a fresh snapshot, and edits are refused for `storageRetrySeconds`.
-    mutating func rollBack(_ id: String, _ message: String, now: Double) -> [ProtocolAction] {
+    ///
+    /// `superseded` (cluster mode): another daemon committed to the tree first (a fenced publish, or its batch read
+    /// from the stream). The batches are rejected `unavailable` (retryable) and other trees' edits go on.
+    mutating func rollBack(_ id: String, _ message: String, now: Double, superseded: Bool = false) -> [ProtocolAction] {
         var channel = channels[id]!
-        var out: [ProtocolAction] = [
-            .log(.error, "tree \(id): a commit failed, rolling back to version \(channel.durableVersion): \(message)")
-        ]
-        let until = max(now + configuration.storageRetrySeconds, storageFailure?.until ?? 0)
-        storageFailure = ("the daemon cannot store edits right now: \(message)", until)
-        out += rejectPending(channel, CanopyError(.storageError, "not stored: \(message)"))
+        var out: [ProtocolAction]
+        if superseded {
+            out = [.log(.notice, "tree \(id): rolling back to version \(channel.durableVersion): \(message)")]
+            out += rejectPending(channel, CanopyError(.unavailable, "not committed: \(message); send it again"))
+        } else {
+            out = [
+                .log(.error, "tree \(id): a commit failed, rolling back to version \(channel.durableVersion): \(message)")
+            ]
+            let until = max(now + configuration.storageRetrySeconds, storageFailure?.until ?? 0)
+            storageFailure = ("the daemon cannot store edits right now: \(message)", until)
+            out += rejectPending(channel, CanopyError(.storageError, "not stored: \(message)"))
+        }
         channel.pending = []
         channel.held = []  // every subscriber gets a fresh snapshot below
         channel.epoch += 1
@@ -111,7 +120,7 @@ extension ProtocolMachine {
 
     /// The tree at its durable version: the last stored snapshot, then the logged batches after it (folded into a
     /// program tree's cells, which then start its program once).
-    private mutating func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> (Tree, (any ProgramInstance)?) {
+    mutating func rebuilt(_ channel: TreeChannel) throws(CanopyError) -> (Tree, (any ProgramInstance)?) {
         guard let base = channel.base else { throw CanopyError(.storageError, "no stored snapshot is held") }
         let snapshot = try SnapshotEncoding.parse(base.bytes)
         var entries: ArraySlice<DiffLog.Entry> = []

@@ -61,6 +61,7 @@ extension ProtocolMachine {
             let e = CanopyError(.rateLimited, "more than \(configuration.editsPerSecond) edits per second")
             return logLimit(s, e) + [sendRejection(author, id, seq, e)]
         }
+        if !channels[id]!.owned { return forward(author, id, seq: seq, work) }
         let applied: AppliedBatch
         do { applied = try run(work, on: id) } catch {
             return logLimit(s, error) + [sendRejection(author, id, seq, error)]
@@ -69,7 +70,7 @@ extension ProtocolMachine {
         let version = channels[id]!.tree.version
         var message: JSONObject = [
             "type": "diff", "tree": .string(id), "version": .int(Int64(version)),
-            "author": .string(Session.name(s)), "seq": seq,
+            "author": .string(wireName(s)), "seq": seq,
         ]
         message.merge(applied.fields)
         let plain = encoded(.object(message))

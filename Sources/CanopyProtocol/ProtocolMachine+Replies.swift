@@ -84,7 +84,7 @@ extension ProtocolMachine {
     func clients(_ channel: TreeChannel) -> JSON {
         .array(
             channel.subscribers.prefix(Self.presenceListLimit).map {
-                ["session": .string(Session.name($0.session)), "client": .string(sessions[$0.session]?.client ?? "")]
+                ["session": .string(wireName($0.session)), "client": .string(sessions[$0.session]?.client ?? "")]
             })
     }
 

@@ -56,6 +56,7 @@ extension ProtocolMachine {
     public mutating func install(_ restored: RestoredTree, now: Double) -> [ProtocolAction] {
         var channel = restored.channel
         channel.lastSnapshotTime = now
+        channel.owned = !configuration.clustered  // a cluster's daemon follows a tree until it takes its lease
         if let program = channel.program { count(previewContextsOf: program) }
         channels[restored.id] = channel
         guard loading.removeValue(forKey: restored.id) != nil else { return [] }

@@ -21,6 +21,9 @@ struct Session {
     var lastRefill: Double
     /// Limit codes already logged for this session (each is logged once).
     var loggedLimits: Set<ErrorCode> = []
+    /// Cluster mode: a batch forwarded by another daemon (its request is this session's only message), with its
+    /// author's wire name there; nil for a connection of this daemon.
+    var forwardedFrom: String?
 
     var isReady: Bool { phase == .ready }
 

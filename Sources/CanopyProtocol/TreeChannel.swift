@@ -84,6 +84,10 @@ struct TreeChannel {
     var snapshotBodies = SnapshotBodies()
     /// When `clients` was last sent to the subscribers.
     var presenceSentAt = -Double.infinity
+    /// Cluster mode: whether this daemon sequences the tree's batches (it holds the tree's lease). A tree it follows
+    /// changes only by `replicated` batches; batches sent to it are forwarded to the owner. Always true on a single
+    /// daemon.
+    var owned = true
 
     init(
         id: String, incarnation: Int, tree: Tree, program: (any ProgramInstance)? = nil, about: JSONObject,

@@ -1,0 +1,237 @@
+import CanopyCore
+
+/// A batch sent to a daemon that follows its tree, on its way to the tree's owner (cluster mode, docs/cluster.md):
+/// the runner sends `message` to the owner, which handles it as the only message of a session of its own
+/// (`openedForwarded`), and hands the owner's answer back with `forwardAnswered`.
+public struct ForwardedBatch: Sendable {
+    public let tree: String
+    /// The session that sent the batch here.
+    public let session: SessionID
+    let rid: JSON?
+    let seq: JSON
+    /// Its author's hello `client` name and wire name (`d2/s17`).
+    public let client: String
+    public let author: String
+    /// The request as the owner handles it (with its `rid`).
+    public let message: [UInt8]
+
+    /// Whether a second copy would be answered as a duplicate (it has a client name and a `seq`).
+    public var isIdempotent: Bool { !client.isEmpty && !seq.isNull }
+}
+
+/// Cluster mode: trees committed by other daemons, batches forwarded between daemons, ownership handed over.
+extension ProtocolMachine {
+    /// A session that exists on no daemon: the author of a batch committed elsewhere.
+    static let nobody = SessionID.max
+
+    /// The name of session `s` on the wire: `s17`, prefixed with the daemon's name in cluster mode (`d1/s17`); a
+    /// forwarded batch's session has its author's name on the daemon it came from.
+    func wireName(_ s: SessionID) -> String {
+        sessions[s]?.forwardedFrom ?? configuration.sessionPrefix + Session.name(s)
+    }
+
+    /// `write` was committed by another daemon and read back from the tree's stream, in stream order: the replica
+    /// follows it. A batch applies to the replica and is released to this daemon's subscribers (and to its author if
+    /// it is a session here); batches this daemon applied meanwhile lose (they are rolled back and rejected
+    /// `unavailable`). A batch already held is ignored.
+    public mutating func replicated(_ write: PersistWrite, now: Double) -> [ProtocolAction] {
+        switch write {
+        case .createTree(let id, let about, let snapshot): return replicatedCreation(id, about, snapshot, now: now)
+        case .append(let tree, let version, let client, let seq, let diff):
+            return replicatedBatch(tree, version: version, client: client, seq: seq, diff: diff, now: now)
+        case .deleteTree(let id):
+            guard let channel = channels[id] else { return [] }
+            if case .deleting(let replyTo) = channel.phase { return committedDeletion(id, replyTo) }
+            return [.log(.info, "tree \(id) was deleted by another daemon")] + drop(id)
+        }
+    }
+
+    private mutating func replicatedCreation(_ id: String, _ about: [UInt8], _ snapshot: [UInt8], now: Double)
+        -> [ProtocolAction]
+    {
+        guard channels[id] == nil else {
+            // A creation of the same id here lost the race; its fenced publish answers its author.
+            return [.log(.notice, "tree \(id) was created by another daemon while this one created it too")]
+        }
+        let record = TreeRecord(id: id, about: about, snapshotVersion: 0, snapshot: snapshot, batches: [])
+        do throws(CanopyError) {
+            let restored = try Self.rebuild(record, incarnation: takeIncarnation(), configuration: configuration, now: now)
+            return [.log(.info, "tree \(id) was created by another daemon")] + install(restored, now: now)
+        } catch {
+            return [.log(.critical, "tree \(id) created by another daemon cannot be read: \(error.message)")]
+        }
+    }
+
+    private mutating func replicatedBatch(
+        _ id: String, version: Int, client: String, seq: String?, diff: [UInt8], now: Double
+    ) -> [ProtocolAction] {
+        guard channels[id] != nil else { return [.log(.error, "batch \(version) of tree \(id), which is not held")] }
+        guard version > channels[id]!.durableVersion else { return [] }
+        var out: [ProtocolAction] = []
+        if !channels[id]!.pending.isEmpty {
+            out += rollBack(id, "another daemon committed version \(version) first", now: now, superseded: true)
+        }
+        let held = channels[id]!.durableVersion
+        guard version == held + 1 else {
+            return out + [.log(.critical, "tree \(id): batch \(version) read after \(held): a batch is missing")]
+        }
+        let json: JSON
+        var traced: OutgoingMessage?
+        var opCount = 0
+        do throws(CanopyError) {
+            json = try JSONParser.parse(bytes: diff, maxDepth: 4096)
+            let entry = DiffLog.Entry(
+                version: version, message: OutgoingMessage(bytes: diff, headroom: configuration.headroom), json: json)
+            if channels[id]!.program == nil {
+                let ops = try [Op](json: json["ops"] ?? .null)
+                opCount = ops.count
+                let applied = try channels[id]!.tree.apply(ops, trace: channels[id]!.wantsTrace)
+                if let trace = applied.trace, case .object(var o) = json {
+                    o["trace"] = trace.json
+                    traced = encoded(.object(o))
+                }
+            } else {
+                // A program's transaction is not run again: its cells fold into the stored ones and the program
+                // starts from them, as a restore does (PROGRAMS.md §7: deterministic).
+                var next = channels[id]!
+                next.log.append(entry)
+                next.durableVersion = version
+                (channels[id]!.tree, channels[id]!.program) = try rebuilt(next)
+            }
+        } catch {
+            return out + [.log(.critical, "tree \(id): batch \(version) of another daemon does not apply: \(error.message)")]
+        }
+        if let seq, !client.isEmpty { channels[id]!.acks.remember(client: client, seq: seq, version: version) }
+        counters.editsApplied += 1
+        let author = ReplyTo(session: localAuthor(json["author"]?.string) ?? Self.nobody, rid: nil)
+        channels[id]!.pending.append(
+            TreeChannel.PendingBatch(
+                version: version, author: author, seq: json["seq"] ?? .null,
+                plain: OutgoingMessage(bytes: diff, headroom: configuration.headroom), traced: traced, json: json,
+                opCount: opCount))
+        if isSnapshotDue(channels[id]!, now: now) {
+            channels[id]!.snapshot = .waitingForCommit(channels[id]!.tree, channels[id]!.storedProgram)
+            channels[id]!.lastSnapshotVersion = version
+            channels[id]!.lastSnapshotTime = now
+        }
+        return out + committedAppend(id, through: version)
+    }
+
+    /// The session of this daemon an `author` names (`d1/s17` on d1), if it is still connected.
+    private func localAuthor(_ author: String?) -> SessionID? {
+        guard let author, author.hasPrefix(configuration.sessionPrefix) else { return nil }
+        let name = author.dropFirst(configuration.sessionPrefix.count)
+        guard name.first == "s", let s = SessionID(name.dropFirst()), let session = sessions[s],
+            session.forwardedFrom == nil
+        else { return nil }
+        return s
+    }
+
+    /// Whether this daemon sequences tree `id` (it took the tree's lease and read every batch committed before) or
+    /// follows it.
+    public mutating func setOwner(_ id: String, _ owned: Bool) -> [ProtocolAction] {
+        guard let channel = channels[id], channel.owned != owned else { return [] }
+        channels[id]!.owned = owned
+        let what = owned ? "this daemon owns it now" : "another daemon owns it now"
+        return [.log(.info, "tree \(id) at version \(channel.durableVersion): \(what)")]
+    }
+
+    /// Whether this daemon sequences tree `id`.
+    public func owns(_ id: String) -> Bool { channels[id]?.owned ?? false }
+
+    /// Cluster mode: the write named by `ticket` was not committed and will not be — another daemon committed to the
+    /// tree first (a fenced publish), or no NATS server acknowledged it in time. Like `commitFailed`, but the error
+    /// is `unavailable` (retryable) and edits of other trees go on: a creation fails (`tree_exists` when fenced), a
+    /// deletion is called off, and a batch's tree rolls back to its durable version.
+    public mutating func notCommitted(_ ticket: CommitTicket, fenced: Bool, message: String, now: Double)
+        -> [ProtocolAction]
+    {
+        guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        switch ticket.kind {
+        case .create:
+            let replyTo: ReplyTo? =
+                if case .creating(let r) = channel.phase { r } else { nil }
+            var out = [ProtocolAction.log(.notice, "tree \(ticket.tree) was not created: \(message)")]
+            out += drop(ticket.tree)
+            if let replyTo, sessions[replyTo.session] != nil {
+                let error =
+                    fenced
+                    ? CanopyError(.treeExists, "tree \"\(ticket.tree)\" was created on another daemon")
+                    : CanopyError(.unavailable, "tree \"\(ticket.tree)\" was not created: \(message); send it again")
+                out.append(reply(replyTo.session, error: error, rid: replyTo.rid))
+            }
+            return out
+        case .append:
+            guard channel.epoch == ticket.epoch else { return [] }
+            return rollBack(ticket.tree, message, now: now, superseded: true)
+        case .delete:
+            guard case .deleting(let replyTo) = channel.phase else { return [] }
+            channels[ticket.tree]!.phase = .live
+            let error = CanopyError(.unavailable, "tree \"\(ticket.tree)\" was not deleted: \(message); send it again")
+            return sessions[replyTo.session] == nil ? [] : [reply(replyTo.session, error: error, rid: replyTo.rid)]
+        }
+    }
+
+    // MARK: Forwarding
+
+    /// A batch for a tree this daemon follows: forwarded to its owner, which answers through `forwardAnswered`.
+    /// A batch forwarded here by a daemon that took this one for the owner is refused: ownership moved on.
+    mutating func forward(_ author: ReplyTo, _ id: String, seq: JSON, _ work: BatchWork) -> [ProtocolAction] {
+        if sessions[author.session]?.forwardedFrom != nil {
+            let e = CanopyError(.unavailable, "this daemon no longer owns tree \"\(id)\"; send it again")
+            return [sendRejection(author, id, seq, e)]
+        }
+        var message: JSONObject
+        switch work {
+        case .ops(let ops): message = ["type": "edit", "tree": .string(id), "seq": seq, "ops": ops]
+        case .event(let o): message = o
+        case .source(let text): message = ["type": "setSource", "tree": .string(id), "seq": seq, "source": .string(text)]
+        }
+        message["rid"] = author.rid
+        var bytes: [UInt8] = []
+        JSON.object(message).write(into: &bytes)
+        let batch = ForwardedBatch(
+            tree: id, session: author.session, rid: author.rid, seq: seq, client: sessions[author.session]?.client ?? "",
+            author: wireName(author.session), message: bytes)
+        return [.forward(batch)]
+    }
+
+    /// A batch another daemon forwarded to this one, the tree's owner: `s` (an id no connection has) is a session
+    /// for it alone, with its author's `client` and wire name; the runner hands in the batch with `received` and
+    /// sends the one message the machine sends to `s` back as the answer, then closes `s`.
+    public mutating func openedForwarded(_ s: SessionID, client: String, author: String, now: Double) {
+        var session = Session(phase: .ready, role: .admin, grant: nil, bucket: 1, lastRefill: now)
+        session.client = client
+        session.forwardedFrom = author
+        sessions[s] = session
+    }
+
+    /// The owner's answer to a forwarded batch (the message its machine sent), or why none came. A rejection or a
+    /// duplicate goes to the author as it is; an accepted diff does not — it reaches this daemon through the tree's
+    /// stream, and the author with it (`replicated`), exactly once. `resent`: the runner sent the batch again after
+    /// an owner did not answer, so a duplicate answer is its own first copy's, which the stream delivers.
+    public mutating func forwardAnswered(
+        _ batch: ForwardedBatch, _ answer: Result<[UInt8], StoreFailure>, resent: Bool = false
+    ) -> [ProtocolAction] {
+        guard sessions[batch.session] != nil else { return [] }
+        switch answer {
+        case .success(let bytes):
+            guard let json = try? JSONParser.parse(bytes: bytes, maxDepth: 4096), json["type"]?.string != nil else {
+                return [.log(.error, "tree \(batch.tree): the owner's answer to a forwarded batch is not a message")]
+            }
+            if json["type"]?.string == "diff" && (json["duplicate"]?.bool != true || resent) { return [] }
+            if json["type"]?.string == "rejected" { counters.editsRejected += 1 }
+            if json["duplicate"]?.bool == true { counters.editsDuplicate += 1 }
+            return [.send(batch.session, OutgoingMessage(bytes: bytes, headroom: configuration.headroom))]
+        case .failure(let failure):
+            let e = CanopyError(
+                .unavailable, "the owner of tree \"\(batch.tree)\" did not answer (\(failure.message)); send it again")
+            return [sendRejection(ReplyTo(session: batch.session, rid: batch.rid), batch.tree, batch.seq, e)]
+        }
+    }
+}
+
+extension ProtocolMachine {
+    /// The version tree `id` is at as applied (durable or not), if it is held.
+    public func appliedVersion(_ id: String) -> Int? { channels[id]?.tree.version }
+}
