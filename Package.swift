@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "CanopyServer",
             dependencies: [
-                "CanopyCore", "CanopyProtocol", "CanopySupport", "CanopyWebSocket", "CanopyStore",
+                "CanopyCore", "CanopyProtocol", "CanopySupport", "CanopyWebSocket", "CanopyStore", "CanopyNATS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"), .product(name: "Yams", package: "Yams"),
             ],

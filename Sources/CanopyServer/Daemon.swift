@@ -24,6 +24,8 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
     public let loop: ServiceLoop
     public let runner: ProtocolRunner
     public let store: TreeStore?
+    /// Cluster mode: the daemon's link to the NATS cluster, which holds the trees instead of a store.
+    let cluster: ClusterLink?
     /// Trees rebuilt from the store, and example trees loaded at this start, by id.
     public let restoredTrees: [String]
     public let loadedExamples: [String]
@@ -58,7 +60,23 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         hub.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
         var firstStart = true
         var durability = configuration.durability
-        switch storage {
+        var cluster: ClusterLink?
+        var joined = ClusterLoad()
+        if configuration.cluster.enabled {
+            // The cluster holds the trees: no store, no examples (docs/cluster.md).
+            hub.sessionPrefix = configuration.cluster.name + "/"
+            let started = ProtocolRunner.monotonicSeconds()
+            let link = try ClusterLink(settings: configuration.cluster, logger: logger)
+            joined = try link.load()
+            cluster = link
+            firstStart = false
+            let milliseconds = Int((ProtocolRunner.monotonicSeconds() - started) * 1000)
+            logger.info(
+                "cluster mode as \(configuration.cluster.name) (\(link.instance)) on \(configuration.cluster.servers): \(joined.records.count) trees read up to stream sequence \(joined.position) in \(milliseconds) ms"
+            )
+        }
+        self.cluster = cluster
+        switch cluster == nil ? storage : .none {
         case .none:
             store = nil
         case .configured, .custom:
@@ -75,8 +93,15 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
             firstStart = !FileManager.default.fileExists(atPath: TreeStore.databasePath(in: options.directory))
             store = try TreeStore(options: options)
         }
-        runner = ProtocolRunner(configuration: hub, store: store)
+        runner = ProtocolRunner(configuration: hub, store: store, clustered: cluster != nil)
         runner.logger = logger
+        if cluster != nil {
+            do {
+                try runner.restore(records: joined.records)
+            } catch {
+                throw DaemonStartError(.start, "cluster: \(error.message)")
+            }
+        }
         var restored: [String] = []
         var large: [StoredTree] = []
         if let store {
@@ -113,6 +138,10 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         loop.logger = logger
         let loop = self.loop
         runner.attach { job in loop.post(job) }
+        if let cluster {
+            runner.attach(cluster: cluster)
+            cluster.start(runner: runner, post: { job in loop.post(job) }, loaded: joined)
+        }
         if let store, !large.isEmpty {
             let failure = restoreFailure
             let path = store.path
@@ -151,6 +180,7 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
     /// Serves on the calling thread until `stop()`, then commits what the store still has queued and closes it.
     public func run() {
         loop.run()
+        cluster?.stop()
         if let store {
             store.close()
             let (commits, writes) = store.statistics

@@ -285,7 +285,7 @@ import CanopySupport
         )
         #expect(
             rejection("\nserve:\n  port: 1\n")?.description
-                == "test.yaml:2: serve: unknown section (sections: server, storage, limits, timeouts, history, auth, examples, log)"
+                == "test.yaml:2: serve: unknown section (sections: server, storage, limits, timeouts, history, auth, examples, cluster, log)"
         )
         #expect(
             rejection("server:\n  tls:\n    cert: x\n")?.description

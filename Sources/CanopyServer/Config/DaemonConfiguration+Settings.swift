@@ -102,6 +102,12 @@ extension DaemonConfiguration {
                 },
                 read: { .stringArray($0.hub.tokens.map(spec(of:))) }),
             .string("examples", "directory", \.examplesDirectory, allowEmpty: true),
+            .strings(
+                "cluster", "servers", \.cluster.servers, valid: isNATSURL,
+                expected: "a NATS server URL such as \"nats://127.0.0.1:4222\""),
+            .string("cluster", "name", \.cluster.name, allowEmpty: true),
+            .integer("cluster", "lease_seconds", \.cluster.leaseSeconds, 1...60),
+            .integer("cluster", "replicas", \.cluster.replicas, 1...5),
             Setting(
                 section: "log", key: "level", kind: .string,
                 expected: "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))",
@@ -138,6 +144,12 @@ extension DaemonConfiguration {
             return !authority.isEmpty && !authority.contains("/") && !authority.contains(where: \.isWhitespace)
         }
         return false
+    }
+
+    /// `nats://host:port` (or `tls://`), as nats.c takes it.
+    static func isNATSURL(_ text: String) -> Bool {
+        (text.hasPrefix("nats://") || text.hasPrefix("tls://")) && !text.contains(where: \.isWhitespace)
+            && text.split(separator: "/").count == 2
     }
 
     /// A `Host` header's value: a name or address with an optional port, no scheme, path or spaces.

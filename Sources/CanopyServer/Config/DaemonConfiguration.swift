@@ -30,6 +30,8 @@ public struct DaemonConfiguration: Sendable {
     /// empty loads and serves none.
     public var examplesDirectory = "config/examples"
     public var logLevel: Logger.Level = .info
+    /// Cluster mode (docs/cluster.md): off while `cluster.servers` is empty.
+    public var cluster = ClusterSettings()
 
     /// The built-in defaults (also what `config/canopyd.yaml` says).
     public init() {
@@ -51,10 +53,27 @@ public struct DaemonConfiguration: Sendable {
             }
         }
         try checkTimeouts()
+        try checkCluster()
         if !service.isLoopback && hub.tokens.isEmpty {
             throw ConfigurationError(
                 "refusing to bind \(service.host) without tokens: only loopback addresses may run without "
                     + "auth.tokens (or --token, or CANOPY_AUTH_TOKENS)")
+        }
+    }
+
+    func checkCluster() throws(ConfigurationError) {
+        guard cluster.enabled else { return }
+        let name = cluster.name
+        guard !name.isEmpty, name.utf8.count <= 64,
+            name.utf8.allSatisfy({ c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F
+            })
+        else {
+            throw ConfigurationError(
+                key: "cluster.name",
+                "with cluster.servers set, each daemon needs a name of 1–64 characters of A–Z, a–z, 0–9, '-', '_' "
+                    + "(unique in the cluster), got \"\(name)\"")
         }
     }
 

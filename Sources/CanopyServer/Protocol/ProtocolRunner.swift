@@ -16,6 +16,8 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     public var logger = Logger(label: "canopyd.hub", factory: { _ in SwiftLogNoOpLogHandler() })
     private let clock: @Sendable () -> Double
     private let store: TreeStore?
+    /// Cluster mode: where writes, forwarded batches and snapshots go instead of a store (docs/cluster.md).
+    private var cluster: ClusterLink?
     /// Runs a job on the service thread and applies its actions (`ServiceLoop.post`); set by `attach(post:)`.
     private var post: (@Sendable (@escaping @Sendable () -> [TransportAction]) -> Void)?
     /// Encodes snapshots for the store off the service thread.
@@ -33,14 +35,15 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     /// Time the machine took for each accepted edit (apply, evaluate, encode).
     var evaluation = DurationHistogram()
 
-    /// A runner; with `store`, every write goes through it (call `attach(post:)` before the loop runs).
+    /// A runner; with `store`, every write goes through it (call `attach(post:)` before the loop runs). `clustered`:
+    /// writes go to a cluster instead (`attach(cluster:)`).
     public init(
-        configuration: HubConfiguration, store: TreeStore? = nil,
+        configuration: HubConfiguration, store: TreeStore? = nil, clustered: Bool = false,
         clock: @escaping @Sendable () -> Double = ProtocolRunner.monotonicSeconds
     ) {
         var configuration = configuration
         configuration.headroom = webSocketFrameHeadroom
-        machine = ProtocolMachine(configuration: configuration, durable: store != nil)
+        machine = ProtocolMachine(configuration: configuration, durable: store != nil || clustered)
         self.store = store
         self.clock = clock
     }
@@ -52,6 +55,20 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     /// Hands in the service loop's `post`, by which store completions come back to the service thread.
     public func attach(post: @escaping @Sendable (@escaping @Sendable () -> [TransportAction]) -> Void) {
         self.post = post
+    }
+
+    /// Hands in the cluster link (before the loop runs).
+    func attach(cluster: ClusterLink) { self.cluster = cluster }
+
+    /// Feeds the machine an input on the service thread and performs what it asks.
+    func feed(_ input: (inout ProtocolMachine, Double) -> [ProtocolAction]) -> [TransportAction] {
+        let now = clock()
+        return perform(input(&machine, now))
+    }
+
+    /// Rebuilds trees read from a cluster (see `ProtocolMachine.restore`).
+    func restore(records: [TreeRecord]) throws(CanopyError) {
+        try machine.restore(records, now: clock())
     }
 
     /// Rebuilds the stored trees (see `ProtocolMachine.restore`).
@@ -208,11 +225,20 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     /// Performs the machine's actions in order; returns the transport's share.
     func perform(_ actions: [ProtocolAction]) -> [TransportAction] {
         var out: [TransportAction] = []
+        var answered: [SessionID] = []
         for action in actions {
             switch action {
-            case .send(let s, let message): out.append(.send(s, message))
+            case .send(let s, let message):
+                if let cluster, cluster.isForwarded(s) {
+                    cluster.answer(s, message)
+                    answered.append(s)
+                } else {
+                    out.append(.send(s, message))
+                }
             case .close(let s, let code, let reason): out.append(.close(s, code: code, reason: reason))
-            case .persist(let ticket, let write): persist(ticket, write)
+            case .persist(let ticket, let write):
+                if let cluster { cluster.persist(ticket, write) } else { persist(ticket, write) }
+            case .forward(let batch): cluster?.forward(batch)
             case .writeSnapshot(let ticket, let tree, let acks, let program):
                 writeSnapshot(ticket, tree, acks, program)
             case .encodeSnapshot(let job): out += encodeSnapshot(job)
@@ -220,6 +246,8 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
             case .log(let level, let message): logger.log(level: Logger.Level(level), "\(message)")
             }
         }
+        // A forwarded batch's session ends with its one answer.
+        for s in answered { out += perform(machine.closed(s, now: clock())) }
         return out
     }
 
@@ -241,6 +269,18 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
     private func writeSnapshot(
         _ ticket: SnapshotTicket, _ tree: Tree, _ acks: [AckRecord], _ program: StoredProgram?
     ) {
+        if let cluster, let post {
+            // The owner stores it in the cluster; every daemon keeps it as the tree's base (rollbacks, log trim).
+            snapshotQueue.async { [self] in
+                let bytes = SnapshotEncoding.encode(tree, acks: acks, program: program)
+                post { [self] in
+                    guard machine.isCurrent(ticket) else { return [] }
+                    if machine.owns(ticket.tree) { cluster.publishSnapshot(ticket, bytes) }
+                    return perform(machine.snapshotWritten(ticket, .success(bytes)))
+                }
+            }
+            return
+        }
         guard let store, let post else { preconditionFailure("a durable machine runs with a store and a loop") }
         snapshotQueue.async { [self] in
             let bytes = SnapshotEncoding.encode(tree, acks: acks, program: program)

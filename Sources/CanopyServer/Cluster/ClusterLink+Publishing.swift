@@ -1,0 +1,156 @@
+import CanopyCore
+import CanopyNATS
+import CanopyProtocol
+import CanopySupport
+import CanopyWebSocket
+import Foundation
+import Dispatch
+
+/// The owner's commits: the machine's writes published to the tree's subject, one at a time per tree, each expecting
+/// the subject's last sequence (the fence) and carrying a message ID (deduplication of retries).
+extension ClusterLink {
+    /// Queues the machine's write (service thread); `committed` or `notCommitted` answers it.
+    func persist(_ ticket: CommitTicket, _ write: PersistWrite) {
+        trees[ticket.tree, default: TreeLink()].queue.append((ticket, write))
+        pump(ticket.tree)
+    }
+
+    /// Publishes the tree's next write unless one is under way.
+    private func pump(_ id: String) {
+        guard let link = trees[id], !link.busy, let next = link.queue.first else { return }
+        trees[id]!.busy = true
+        let expected = link.lastSequence
+        let started = ProtocolRunner.monotonicSeconds()
+        if case .createTree = next.write {
+            // The creator owns the tree: its lease first (a taken one means the id lives on another daemon).
+            io.async { [self] in
+                let lease = takeLeaseForCreation(id)
+                post? { [self] in
+                    guard lease else { return failed(id, fenced: true, "another daemon holds the tree's lease") }
+                    attempt(id, next.ticket, next.write, expected: expected, started: started)
+                    return []
+                }
+            }
+            return
+        }
+        attempt(id, next.ticket, next.write, expected: expected, started: started)
+    }
+
+    /// One publish of the tree's write under way; retried unchanged while the answer is `retryable`.
+    private func attempt(_ id: String, _ ticket: CommitTicket, _ write: PersistWrite, expected: UInt64, started: Double) {
+        let (subject, headers, payload) = StreamRecord.message(write, instance: instance)
+        let msgID = "\(id)/\(expected)/\(instance)/\(ticket.incarnation).\(ticket.epoch)"
+        trees[id]!.inFlightID = msgID
+        let completion: @Sendable (Result<PubAck, PublishError>) -> Void = { [self] result in
+            post? { [self] in
+                if case .failure(.retryable(let error)) = result,
+                    ProtocolRunner.monotonicSeconds() - started < Self.publishGiveUpSeconds
+                {
+                    logger.debug("cluster: tree \(id): publish again: \(error.description)")
+                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryPause) { [self] in
+                        post? { [self] in
+                            attempt(id, ticket, write, expected: expected, started: started)
+                            return []
+                        }
+                    }
+                    return []
+                }
+                return finish(id, result)
+            }
+        }
+        do throws(PublishError) {
+            try jetStream.publishAsync(
+                subject, payload: payload, headers: headers, msgID: msgID, expectedLastSubjectSequence: expected,
+                timeout: .seconds(2), completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The answer to the tree's publish under way, on the service thread.
+    private func finish(_ id: String, _ result: Result<PubAck, PublishError>) -> [TransportAction] {
+        guard let (ticket, write) = trees[id]?.queue.first else { return [] }
+        trees[id]!.busy = false
+        trees[id]!.inFlightID = nil
+        switch result {
+        case .success(let ack):
+            trees[id]!.queue.removeFirst()
+            trees[id]!.lastSequence = max(trees[id]!.lastSequence, ack.sequence)
+            switch write {
+            case .createTree:
+                trees[id]!.created = ack.sequence
+                shared.withLock { _ = $0.held.insert(id) }
+                startResponder(id)
+            case .deleteTree:
+                trees[id]!.created = 0
+                let lease = shared.withLock { state in
+                    state.held.remove(id)
+                    return state.owned.removeValue(forKey: id)
+                }
+                responders.removeValue(forKey: id)?.stop()
+                if lease != nil { io.async { [leases] in try? leases.delete(id) } }
+            case .append:
+                break
+            }
+            let out = feed { $0.committed(ticket, now: $1) }
+            pump(id)
+            return out
+        case .failure(let error):
+            let fenced = if case .fenced = error { true } else { false }
+            let message =
+                fenced
+                ? "another daemon committed to the tree first" : "not acknowledged by the NATS servers (\(error))"
+            return failed(id, fenced: fenced, message)
+        }
+    }
+
+    /// The tree's write under way will not be committed, nor will those queued after it: the machine undoes them.
+    private func failed(_ id: String, fenced: Bool, _ message: String) -> [TransportAction] {
+        guard let write = trees[id]?.queue.first?.write else { return [] }
+        trees[id]!.busy = false
+        trees[id]!.inFlightID = nil
+        do {
+            let dropped = trees[id]!.queue
+            trees[id]!.queue = []
+            if case .createTree = write {
+                // Our lease on an id we could not create goes (the tree's creator keeps its own).
+                let lease = shared.withLock { $0.owned.removeValue(forKey: id) }
+                if let lease { io.async { [leases] in try? leases.delete(id, revision: lease.revision) } }
+            }
+            var out: [TransportAction] = []
+            for (t, _) in dropped {
+                out += feed { $0.notCommitted(t, fenced: fenced, message: message, now: $1) }
+            }
+            return out
+        }
+    }
+
+    /// Takes the lease of a tree being created (io queue); false when another daemon holds it.
+    private func takeLeaseForCreation(_ id: String) -> Bool {
+        let name = Array(settings.name.utf8)
+        switch Result(catching: { () throws(KeyValueError) in try leases.create(id, value: name) }) {
+        case .success(let revision):
+            shared.withLock { $0.owned[id] = (revision, ProtocolRunner.monotonicSeconds()) }
+            return true
+        case .failure(let error):
+            logger.notice("cluster: tree \(id): lease not taken for its creation: \(error)")
+            return false
+        }
+    }
+
+    /// Publishes a snapshot the machine encoded, as the tree's owner (io queue); failures are logged only: the
+    /// machine keeps it as its own base either way, and a daemon starting replays more of the log without it.
+    func publishSnapshot(_ ticket: SnapshotTicket, _ bytes: [UInt8]) {
+        guard let created = trees[ticket.tree]?.created, created > 0 else { return }
+        var headers = NATSHeaders()
+        headers.add(StreamRecord.Header.version, String(ticket.version))
+        headers.add(Self.createdHeader, String(created))
+        io.async { [self, headers] in
+            do throws(PublishError) {
+                try jetStream.publish(ClusterNames.snapshotSubject(ticket.tree), payload: bytes, headers: headers)
+            } catch {
+                logger.error("cluster: tree \(ticket.tree): snapshot \(ticket.version) not stored: \(error)")
+            }
+        }
+    }
+}

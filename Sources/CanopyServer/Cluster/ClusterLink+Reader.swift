@@ -1,0 +1,76 @@
+import CanopyCore
+import CanopyNATS
+import CanopyProtocol
+import CanopySupport
+import CanopyWebSocket
+import Foundation
+
+/// Following the tree stream: every message after the load, in stream order, fed to the machine.
+extension ClusterLink {
+    /// The reader thread: reads the tree stream from `sequence` on and posts each message to the service thread.
+    /// When the reader fails (its server died and nats.c could not recreate it), a new one starts after the last
+    /// message read.
+    func readStream(from sequence: UInt64) {
+        var next = sequence
+        while !shared.withLock({ $0.stopped }) {
+            let reader: SubjectReader
+            do throws(NATSError) {
+                reader = try jetStream.readSubject(
+                    stream: ClusterNames.treeStream, subject: ClusterNames.treeSubjects, from: next,
+                    heartbeat: .seconds(1))
+            } catch {
+                logger.notice("cluster: cannot read the tree stream from \(next) yet: \(error.description)")
+                usleep(250_000)
+                continue
+            }
+            while !shared.withLock({ $0.stopped }) {
+                let message: NATSMessage?
+                do throws(NATSError) {
+                    message = try reader.next(timeout: .seconds(1))
+                } catch {
+                    logger.notice("cluster: reading the tree stream after \(next - 1): \(error.description)")
+                    break
+                }
+                guard let message, message.sequence >= next else { continue }
+                next = message.sequence + 1
+                post? { [self] in received(message) }
+            }
+            reader.close()
+        }
+    }
+
+    /// A tree-stream message, on the service thread: the machine follows what another daemon committed; its own
+    /// publishes it already holds are passed over.
+    func received(_ message: NATSMessage) -> [TransportAction] {
+        defer { shared.withLock { $0.position = max($0.position, message.sequence) } }
+        let record: StreamRecord
+        switch StreamRecord.read(message) {
+        case .success(let r): record = r
+        case .failure(let failure):
+            logger.error("cluster: \(failure.message): skipped")
+            return []
+        }
+        let id = record.write.tree
+        if trees[id] == nil { trees[id] = TreeLink() }
+        trees[id]!.lastSequence = max(trees[id]!.lastSequence, record.sequence)
+        // This daemon's publish still waiting for its acknowledgement, which commits it: the machine holds it.
+        let inFlight = record.instance == instance && trees[id]!.inFlightID != nil
+            && message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID
+        switch record.write {
+        case .createTree:
+            trees[id]!.created = record.sequence
+            shared.withLock { _ = $0.held.insert(id) }
+        case .append:
+            break
+        case .deleteTree:
+            trees[id]!.created = 0
+            shared.withLock {
+                $0.held.remove(id)
+                $0.owned[id] = nil
+            }
+            responders.removeValue(forKey: id)?.stop()
+        }
+        if inFlight { return [] }
+        return feed { $0.replicated(record.write, now: $1) }
+    }
+}

@@ -1,0 +1,167 @@
+import CanopyCore
+import CanopyNATS
+import CanopyProtocol
+import CanopySupport
+import CanopyWebSocket
+import Foundation
+import Dispatch
+import Logging
+import Synchronization
+
+/// A daemon's part of a cluster (docs/cluster.md): its NATS connection, the tree stream it publishes to as an owner
+/// and reads as a follower, the leases, forwarded batches and snapshots. The runner hands it the machine's writes
+/// (`persist`), forwarded batches and snapshots; what comes back is fed to the machine on the service thread.
+///
+/// Threads: the state below `Service thread` is touched on the service thread only; the reader and the lease keeper
+/// run on threads of their own and share `shared`; NATS calls that block run on `io` or `forwarding`.
+final class ClusterLink: @unchecked Sendable {
+    let settings: ClusterSettings
+    /// This process among all the daemons that ever published: its name and a number drawn at start.
+    let instance: String
+    let connection: NATSConnection
+    let jetStream: JetStream
+    let leases: KeyValue
+    let logger: Logger
+    /// Set by `start`: the runner whose machine this link feeds, and how to run a job on the service thread.
+    private(set) weak var runner: ProtocolRunner?
+    private(set) var post: (@Sendable (@escaping @Sendable () -> [TransportAction]) -> Void)?
+
+    /// What the reader, the lease keeper and the service thread share.
+    struct Shared {
+        /// Trees the machine holds (the lease keeper tries to own them).
+        var held: Set<String> = []
+        /// The stream sequence of the last tree-stream message the machine was fed.
+        var position: UInt64 = 0
+        /// Leases this daemon holds: their revision and when they were last renewed.
+        var owned: [String: (revision: UInt64, renewed: Double)] = [:]
+        var stopped = false
+    }
+    let shared = Mutex(Shared())
+
+    // Service thread
+    struct TreeLink {
+        /// The sequence of the tree subject's last message known here (the next publish expects it).
+        var lastSequence: UInt64 = 0
+        /// The sequence of the current life's creation (0: none known); snapshots carry it.
+        var created: UInt64 = 0
+        /// A publish is under way (one at a time per tree: each expects the previous one's sequence).
+        var busy = false
+        /// The message ID of the publish under way.
+        var inFlightID: String?
+        var queue: [(ticket: CommitTicket, write: PersistWrite)] = []
+    }
+    var trees: [String: TreeLink] = [:]
+    /// Forwarded batches this daemon, as an owner, answers: their request by the session the machine has for them.
+    var answering: [SessionID: NATSRequest] = [:]
+    var nextForwardedSession: SessionID = 1 << 62
+    var responders: [String: Responder] = [:]
+
+    /// Creations, deletions, snapshots and lease releases (blocking NATS calls).
+    let io = DispatchQueue(label: "canopyd.cluster.io")
+    /// Forwarded batches waiting for their owner's answer (each blocks a thread).
+    let forwarding = DispatchQueue(label: "canopyd.cluster.forwards", attributes: .concurrent)
+
+    /// A publish answered `retryable` is tried again every `retryPause` until it has taken `publishGiveUpSeconds`.
+    static let retryPause = DispatchTimeInterval.milliseconds(25)
+    static let publishGiveUpSeconds = 10.0
+
+    /// Connects (trying every server for `connectSeconds`) and makes sure the streams and the lease bucket exist.
+    init(settings: ClusterSettings, logger: Logger, connectSeconds: Double = 30) throws(CanopyFailure) {
+        self.settings = settings
+        self.logger = logger
+        var random = SystemRandomNumberGenerator()
+        instance = "\(settings.name)#\(String(random.next() as UInt64, radix: 36))"
+        let options = NATSConnectionOptions(servers: settings.servers, name: "canopyd \(settings.name)")
+        let deadline = ProtocolRunner.monotonicSeconds() + connectSeconds
+        var connected: NATSConnection?
+        var lastError = ""
+        while connected == nil {
+            do throws(NATSError) {
+                connected = try NATSConnection(options)
+            } catch {
+                lastError = error.description
+                guard ProtocolRunner.monotonicSeconds() < deadline else {
+                    throw CanopyFailure(
+                        .start, "cannot connect to the NATS servers \(settings.servers) (cluster.servers): \(lastError)")
+                }
+                usleep(250_000)
+            }
+        }
+        connection = connected!
+        do throws(NATSError) {
+            jetStream = try JetStream(connection)
+        } catch {
+            throw CanopyFailure(.start, "JetStream: \(error.description)")
+        }
+        leases = try Self.retrying("create the lease bucket", until: deadline) { [jetStream, settings] () throws(NATSError) in
+            try jetStream.keyValue(
+                KeyValueConfig(
+                    bucket: ClusterNames.leaseBucket, replicas: settings.replicas,
+                    ttl: .seconds(settings.leaseSeconds)))
+        }
+        for (stream, subjects) in [
+            (ClusterNames.treeStream, ClusterNames.treeSubjects),
+            (ClusterNames.snapshotStream, ClusterNames.snapshotSubjects),
+        ] {
+            _ = try Self.retrying("create stream \(stream)", until: deadline) { [jetStream, settings] () throws(NATSError) in
+                try jetStream.ensureStream(
+                    StreamConfig(name: stream, subjects: [subjects], replicas: settings.replicas))
+            }
+        }
+    }
+
+    /// Runs `body` until it succeeds or `deadline` passed (a cluster just started refuses placements for a moment).
+    static func retrying<T>(_ what: String, until deadline: Double, _ body: () throws(NATSError) -> T)
+        throws(CanopyFailure) -> T
+    {
+        while true {
+            do throws(NATSError) {
+                return try body()
+            } catch {
+                guard ProtocolRunner.monotonicSeconds() < deadline else {
+                    throw CanopyFailure(.start, "cannot \(what) on the NATS servers: \(error.description)")
+                }
+                usleep(250_000)
+            }
+        }
+    }
+
+    /// Starts feeding `runner`'s machine: the reader from the message after `position` (what `load` read) and the
+    /// lease keeper.
+    func start(runner: ProtocolRunner, post: @escaping @Sendable (@escaping @Sendable () -> [TransportAction]) -> Void,
+               loaded: ClusterLoad)
+    {
+        self.runner = runner
+        self.post = post
+        for (id, sequence) in loaded.lastSequences { trees[id, default: TreeLink()].lastSequence = sequence }
+        for (id, sequence) in loaded.created { trees[id, default: TreeLink()].created = sequence }
+        shared.withLock {
+            $0.held = Set(loaded.records.map(\.id))
+            $0.position = loaded.position
+        }
+        let reader = Thread { [self] in readStream(from: loaded.position + 1) }
+        reader.name = "canopyd.cluster.reader"
+        reader.start()
+        let keeper = Thread { [self] in keepLeases() }
+        keeper.name = "canopyd.cluster.leases"
+        keeper.start()
+    }
+
+    /// Stops the reader and the lease keeper and releases this daemon's leases (a clean stop hands trees over at
+    /// once instead of after the lease time).
+    func stop() {
+        let owned = shared.withLock { state in
+            state.stopped = true
+            return state.owned
+        }
+        for (tree, lease) in owned { try? leases.delete(tree, revision: lease.revision) }
+        for responder in responders.values { responder.stop() }
+        connection.close()
+        jetStream.failPendingPublishes()
+    }
+
+    /// Feeds the machine on the service thread (call there).
+    func feed(_ input: (inout ProtocolMachine, Double) -> [ProtocolAction]) -> [TransportAction] {
+        runner?.feed(input) ?? []
+    }
+}
