@@ -109,6 +109,8 @@ public final class NATSConnection: @unchecked Sendable {  // the pointer is used
 
     public var isClosed: Bool { natsConnection_Status(handle) == NATS_CONN_STATUS_CLOSED }
     public var isConnected: Bool { natsConnection_Status(handle) == NATS_CONN_STATUS_CONNECTED }
+    /// The largest message (payload and headers) the connected server takes (its `max_payload`).
+    public var maxPayload: Int { Int(natsConnection_GetMaxPayload(handle)) }
 
     /// The URL of the server the connection is on now, or nil while disconnected.
     public var connectedURL: String? {

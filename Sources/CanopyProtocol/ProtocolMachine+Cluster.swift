@@ -69,7 +69,8 @@ extension ProtocolMachine {
         guard version > channels[id]!.durableVersion else { return [] }
         var out: [ProtocolAction] = []
         if !channels[id]!.pending.isEmpty {
-            out += rollBack(id, "another daemon committed version \(version) first", now: now, superseded: true)
+            let why = "another daemon committed version \(version) first"
+            out += rollBack(id, why, now: now, rejecting: CanopyError(.unavailable, "not committed: \(why); send it again"))
         }
         let held = channels[id]!.durableVersion
         guard version == held + 1 else {
@@ -139,14 +140,30 @@ extension ProtocolMachine {
     /// Whether this daemon sequences tree `id`.
     public func owns(_ id: String) -> Bool { channels[id]?.owned ?? false }
 
-    /// Cluster mode: the write named by `ticket` was not committed and will not be — another daemon committed to the
-    /// tree first (a fenced publish), or no NATS server acknowledged it in time. Like `commitFailed`, but the error
-    /// is `unavailable` (retryable) and edits of other trees go on: a creation fails (`tree_exists` when fenced), a
-    /// deletion is called off, and a batch's tree rolls back to its durable version.
-    public mutating func notCommitted(_ ticket: CommitTicket, fenced: Bool, message: String, now: Double)
+    /// Why a cluster-mode write was not committed.
+    public enum NotCommitted: Sendable {
+        /// Another daemon committed to the tree first (the publish was fenced).
+        case fenced
+        /// No NATS server acknowledged it in time (an election, servers gone).
+        case unacknowledged
+        /// It is larger than the NATS servers take in one message.
+        case tooLarge
+    }
+
+    /// Cluster mode: the write named by `ticket` was not committed and will not be. Like `commitFailed`, but edits of
+    /// other trees go on, and the error says what to do: a creation fails (`tree_exists` when fenced, `too_large`,
+    /// or `unavailable`: send it again), a deletion is called off (`unavailable`), and a batch's tree rolls back to its
+    /// durable version, its batches rejected `unavailable` (or `too_large`).
+    public mutating func notCommitted(_ ticket: CommitTicket, _ reason: NotCommitted, message: String, now: Double)
         -> [ProtocolAction]
     {
         guard let channel = channels[ticket.tree], channel.incarnation == ticket.incarnation else { return [] }
+        let retry = CanopyError(.unavailable, "not committed: \(message); send it again")
+        let error =
+            switch reason {
+            case .fenced, .unacknowledged: retry
+            case .tooLarge: CanopyError(.tooLarge, "not committed: \(message)")
+            }
         switch ticket.kind {
         case .create:
             let replyTo: ReplyTo? =
@@ -154,20 +171,19 @@ extension ProtocolMachine {
             var out = [ProtocolAction.log(.notice, "tree \(ticket.tree) was not created: \(message)")]
             out += drop(ticket.tree)
             if let replyTo, sessions[replyTo.session] != nil {
-                let error =
-                    fenced
-                    ? CanopyError(.treeExists, "tree \"\(ticket.tree)\" was created on another daemon")
-                    : CanopyError(.unavailable, "tree \"\(ticket.tree)\" was not created: \(message); send it again")
-                out.append(reply(replyTo.session, error: error, rid: replyTo.rid))
+                let answer =
+                    if case .fenced = reason {
+                        CanopyError(.treeExists, "tree \"\(ticket.tree)\" was created on another daemon")
+                    } else { error }
+                out.append(reply(replyTo.session, error: answer, rid: replyTo.rid))
             }
             return out
         case .append:
             guard channel.epoch == ticket.epoch else { return [] }
-            return rollBack(ticket.tree, message, now: now, superseded: true)
+            return rollBack(ticket.tree, message, now: now, rejecting: error)
         case .delete:
             guard case .deleting(let replyTo) = channel.phase else { return [] }
             channels[ticket.tree]!.phase = .live
-            let error = CanopyError(.unavailable, "tree \"\(ticket.tree)\" was not deleted: \(message); send it again")
             return sessions[replyTo.session] == nil ? [] : [reply(replyTo.session, error: error, rid: replyTo.rid)]
         }
     }

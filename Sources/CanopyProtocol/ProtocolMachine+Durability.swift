@@ -76,14 +76,17 @@ extension ProtocolMachine {
     /// durable state — rebuilt from the last stored snapshot and the log after it, both held here — its subscribers
     /// get a fresh snapshot, and edits are refused for `storageRetrySeconds`.
     ///
-    /// `superseded` (cluster mode): another daemon committed to the tree first (a fenced publish, or its batch read
-    /// from the stream). The batches are rejected `unavailable` (retryable) and other trees' edits go on.
-    mutating func rollBack(_ id: String, _ message: String, now: Double, superseded: Bool = false) -> [ProtocolAction] {
+    /// `rejecting` (cluster mode): the tree's batches were not committed for a reason of their own — another daemon
+    /// committed to the tree first, the NATS servers did not answer, a batch was too large for them — so they are
+    /// rejected with this error and other trees' edits go on.
+    mutating func rollBack(_ id: String, _ message: String, now: Double, rejecting: CanopyError? = nil)
+        -> [ProtocolAction]
+    {
         var channel = channels[id]!
         var out: [ProtocolAction]
-        if superseded {
+        if let rejecting {
             out = [.log(.notice, "tree \(id): rolling back to version \(channel.durableVersion): \(message)")]
-            out += rejectPending(channel, CanopyError(.unavailable, "not committed: \(message); send it again"))
+            out += rejectPending(channel, rejecting)
         } else {
             out = [
                 .log(.error, "tree \(id): a commit failed, rolling back to version \(channel.durableVersion): \(message)")

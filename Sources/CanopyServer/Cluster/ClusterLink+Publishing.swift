@@ -26,7 +26,7 @@ extension ClusterLink {
             io.async { [self] in
                 let lease = takeLeaseForCreation(id)
                 post? { [self] in
-                    guard lease else { return failed(id, fenced: true, "another daemon holds the tree's lease") }
+                    guard lease else { return failed(id, .fenced, "another daemon holds the tree's lease") }
                     attempt(id, next.ticket, next.write, expected: expected, started: started)
                     return []
                 }
@@ -39,6 +39,14 @@ extension ClusterLink {
     /// One publish of the tree's write under way; retried unchanged while the answer is `retryable`.
     private func attempt(_ id: String, _ ticket: CommitTicket, _ write: PersistWrite, expected: UInt64, started: Double) {
         let (subject, headers, payload) = StreamRecord.message(write, instance: instance)
+        // Headers and the message ID need a little of the limit too.
+        let limit = connection.maxPayload - 1024
+        if payload.count > limit {
+            post? { [self] in
+                failed(id, .tooLarge, "\(payload.count) bytes, more than the NATS servers' max_payload allows (\(limit))")
+            }
+            return
+        }
         let msgID = "\(id)/\(expected)/\(instance)/\(ticket.incarnation).\(ticket.epoch)"
         trees[id]!.inFlightID = msgID
         let completion: @Sendable (Result<PubAck, PublishError>) -> Void = { [self] result in
@@ -96,33 +104,28 @@ extension ClusterLink {
             pump(id)
             return out
         case .failure(let error):
-            let fenced = if case .fenced = error { true } else { false }
-            let message =
-                fenced
-                ? "another daemon committed to the tree first" : "not acknowledged by the NATS servers (\(error))"
-            return failed(id, fenced: fenced, message)
+            if case .fenced = error { return failed(id, .fenced, "another daemon committed to the tree first") }
+            return failed(id, .unacknowledged, "not acknowledged by the NATS servers (\(error))")
         }
     }
 
     /// The tree's write under way will not be committed, nor will those queued after it: the machine undoes them.
-    private func failed(_ id: String, fenced: Bool, _ message: String) -> [TransportAction] {
+    private func failed(_ id: String, _ reason: ProtocolMachine.NotCommitted, _ message: String) -> [TransportAction] {
         guard let write = trees[id]?.queue.first?.write else { return [] }
         trees[id]!.busy = false
         trees[id]!.inFlightID = nil
-        do {
-            let dropped = trees[id]!.queue
-            trees[id]!.queue = []
-            if case .createTree = write {
-                // Our lease on an id we could not create goes (the tree's creator keeps its own).
-                let lease = shared.withLock { $0.owned.removeValue(forKey: id) }
-                if let lease { io.async { [leases] in try? leases.delete(id, revision: lease.revision) } }
-            }
-            var out: [TransportAction] = []
-            for (t, _) in dropped {
-                out += feed { $0.notCommitted(t, fenced: fenced, message: message, now: $1) }
-            }
-            return out
+        let dropped = trees[id]!.queue
+        trees[id]!.queue = []
+        if case .createTree = write {
+            // Our lease on an id we could not create goes (the tree's creator keeps its own).
+            let lease = shared.withLock { $0.owned.removeValue(forKey: id) }
+            if let lease { io.async { [leases] in try? leases.delete(id, revision: lease.revision) } }
         }
+        var out: [TransportAction] = []
+        for (t, _) in dropped {
+            out += feed { $0.notCommitted(t, reason, message: message, now: $1) }
+        }
+        return out
     }
 
     /// Takes the lease of a tree being created (io queue); false when another daemon holds it.
