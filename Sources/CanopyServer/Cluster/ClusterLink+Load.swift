@@ -13,6 +13,8 @@ struct ClusterLoad {
     var lastSequences: [String: UInt64] = [:]
     /// Each live tree's creation sequence (its snapshots carry it).
     var created: [String: UInt64] = [:]
+    /// Where each live tree's versions are in the stream.
+    var versions: [String: ClusterLink.VersionIndex] = [:]
     /// The stream's last sequence when the load began: the reader goes on after it.
     var position: UInt64 = 0
 }
@@ -62,14 +64,17 @@ extension ClusterLink {
             load.lastSequences[id] = record.sequence
             switch record.write {
             case .createTree(_, let about, let snapshot):
+                load.versions[id] = ClusterLink.VersionIndex()
                 alive[id] = (
                     TreeRecord(id: id, about: about, snapshotVersion: 0, snapshot: snapshot, batches: []),
                     record.sequence
                 )
             case .append(_, let version, let client, let seq, let diff):
                 alive[id]?.record.batches.append((version, client, seq, diff))
+                load.versions[id]?.note(version, record.sequence)
             case .deleteTree:
                 alive[id] = nil
+                load.versions[id] = nil
             }
         }
         for (id, tree) in alive.sorted(by: { $0.key < $1.key }) {

@@ -86,6 +86,7 @@ extension ClusterLink {
             trees[id]!.lastSequence = max(trees[id]!.lastSequence, ack.sequence)
             switch write {
             case .createTree:
+                trees[id]!.versions = VersionIndex()
                 trees[id]!.created = ack.sequence
                 shared.withLock { _ = $0.held.insert(id) }
                 startResponder(id)
@@ -97,8 +98,8 @@ extension ClusterLink {
                 }
                 responders.removeValue(forKey: id)?.stop()
                 if lease != nil { io.async { [leases] in try? leases.delete(id) } }
-            case .append:
-                break
+            case .append(_, let version, _, _, _):
+                trees[id]!.versions.note(version, ack.sequence)
             }
             let out = feed { $0.committed(ticket, now: $1) }
             pump(id)

@@ -58,11 +58,13 @@ extension ClusterLink {
             && message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID
         switch record.write {
         case .createTree:
+            trees[id]!.versions = VersionIndex()
             trees[id]!.created = record.sequence
             shared.withLock { _ = $0.held.insert(id) }
-        case .append:
-            break
+        case .append(_, let version, _, _, _):
+            trees[id]!.versions.note(version, record.sequence)
         case .deleteTree:
+            trees[id]!.versions = VersionIndex()
             trees[id]!.created = 0
             shared.withLock {
                 $0.held.remove(id)

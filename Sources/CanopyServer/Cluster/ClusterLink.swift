@@ -48,6 +48,8 @@ final class ClusterLink: @unchecked Sendable {
         var busy = false
         /// The message ID of the publish under way.
         var inFlightID: String?
+        /// Where each version of the tree's current life is in the stream (history reads).
+        var versions = VersionIndex()
         var queue: [(ticket: CommitTicket, write: PersistWrite)] = []
     }
     var trees: [String: TreeLink] = [:]
@@ -135,6 +137,7 @@ final class ClusterLink: @unchecked Sendable {
         self.post = post
         for (id, sequence) in loaded.lastSequences { trees[id, default: TreeLink()].lastSequence = sequence }
         for (id, sequence) in loaded.created { trees[id, default: TreeLink()].created = sequence }
+        for (id, index) in loaded.versions { trees[id, default: TreeLink()].versions = index }
         shared.withLock {
             $0.held = Set(loaded.records.map(\.id))
             $0.position = loaded.position

@@ -242,7 +242,12 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
             case .writeSnapshot(let ticket, let tree, let acks, let program):
                 writeSnapshot(ticket, tree, acks, program)
             case .encodeSnapshot(let job): out += encodeSnapshot(job)
-            case .readHistory(let read): out += perform(machine.historyRead(read.id, readDiffs(read), now: clock()))
+            case .readHistory(let read):
+                if let cluster {
+                    cluster.readHistory(read)
+                } else {
+                    out += perform(machine.historyRead(read.id, readDiffs(read), now: clock()))
+                }
             case .log(let level, let message): logger.log(level: Logger.Level(level), "\(message)")
             }
         }
