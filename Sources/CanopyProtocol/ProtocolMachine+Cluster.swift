@@ -41,7 +41,13 @@ extension ProtocolMachine {
             return replicatedBatch(tree, version: version, client: client, seq: seq, diff: diff, now: now)
         case .deleteTree(let id):
             guard let channel = channels[id] else { return [] }
-            if case .deleting(let replyTo) = channel.phase { return committedDeletion(id, replyTo) }
+            switch channel.phase {
+            case .deleting(let replyTo): return committedDeletion(id, replyTo)
+            case .creating:
+                // An earlier life's deletion: the stream has it before this creation, which is then fenced or later.
+                return [.log(.notice, "tree \(id): a deletion read from the stream precedes its creation here")]
+            case .live: break
+            }
             return [.log(.info, "tree \(id) was deleted by another daemon")] + drop(id)
         }
     }
@@ -49,16 +55,25 @@ extension ProtocolMachine {
     private mutating func replicatedCreation(_ id: String, _ about: [UInt8], _ snapshot: [UInt8], now: Double)
         -> [ProtocolAction]
     {
-        guard channels[id] == nil else {
-            // A creation of the same id here lost the race; its fenced publish answers its author.
-            return [.log(.notice, "tree \(id) was created by another daemon while this one created it too")]
+        var out: [ProtocolAction] = []
+        if let channel = channels[id] {
+            guard case .creating(let replyTo) = channel.phase else {
+                return [.log(.error, "tree \(id) was created by another daemon but is held here already")]
+            }
+            // This daemon's creation of the same id lost: the stream has the other first, so its publish is fenced
+            // (and that answer, for an incarnation gone, changes nothing). Its author learns it now.
+            out += [.log(.notice, "tree \(id) was created by another daemon first")] + drop(id)
+            if let replyTo, sessions[replyTo.session] != nil {
+                let e = CanopyError(.treeExists, "tree \"\(id)\" was created on another daemon")
+                out.append(reply(replyTo.session, error: e, rid: replyTo.rid))
+            }
         }
         let record = TreeRecord(id: id, about: about, snapshotVersion: 0, snapshot: snapshot, batches: [])
         do throws(CanopyError) {
             let restored = try Self.rebuild(record, incarnation: takeIncarnation(), configuration: configuration, now: now)
-            return [.log(.info, "tree \(id) was created by another daemon")] + install(restored, now: now)
+            return out + [.log(.info, "tree \(id) was created by another daemon")] + install(restored, now: now)
         } catch {
-            return [.log(.critical, "tree \(id) created by another daemon cannot be read: \(error.message)")]
+            return out + [.log(.critical, "tree \(id) created by another daemon cannot be read: \(error.message)")]
         }
     }
 

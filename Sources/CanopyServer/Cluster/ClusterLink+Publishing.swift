@@ -84,6 +84,7 @@ extension ClusterLink {
         case .success(let ack):
             trees[id]!.queue.removeFirst()
             trees[id]!.lastSequence = max(trees[id]!.lastSequence, ack.sequence)
+            trees[id]!.acknowledged = max(trees[id]!.acknowledged, ack.sequence)
             switch write {
             case .createTree:
                 trees[id]!.versions = VersionIndex()

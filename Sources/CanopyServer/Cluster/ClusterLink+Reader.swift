@@ -53,9 +53,13 @@ extension ClusterLink {
         let id = record.write.tree
         if trees[id] == nil { trees[id] = TreeLink() }
         trees[id]!.lastSequence = max(trees[id]!.lastSequence, record.sequence)
-        // This daemon's publish still waiting for its acknowledgement, which commits it: the machine holds it.
-        let inFlight = record.instance == instance && trees[id]!.inFlightID != nil
-            && message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID
+        // This daemon's own publishes: the one still waiting for its acknowledgement (which commits it), and those
+        // acknowledged already, are held by the machine; feeding them again could undo what came after (a tree
+        // deleted and created again). One stored after all although it was given up is fed like another daemon's.
+        let own = record.instance == instance
+        if own && (record.sequence <= trees[id]!.acknowledged || message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID) {
+            return []
+        }
         switch record.write {
         case .createTree:
             trees[id]!.versions = VersionIndex()
@@ -72,7 +76,6 @@ extension ClusterLink {
             }
             responders.removeValue(forKey: id)?.stop()
         }
-        if inFlight { return [] }
         return feed { $0.replicated(record.write, now: $1) }
     }
 }

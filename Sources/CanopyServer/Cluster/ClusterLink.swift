@@ -46,6 +46,8 @@ final class ClusterLink: @unchecked Sendable {
         var created: UInt64 = 0
         /// A publish is under way (one at a time per tree: each expects the previous one's sequence).
         var busy = false
+        /// The highest sequence JetStream acknowledged to this daemon on the subject.
+        var acknowledged: UInt64 = 0
         /// The message ID of the publish under way.
         var inFlightID: String?
         /// Where each version of the tree's current life is in the stream (history reads).
