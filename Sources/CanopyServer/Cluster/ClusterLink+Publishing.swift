@@ -48,6 +48,7 @@ extension ClusterLink {
             return
         }
         let msgID = "\(id)/\(expected)/\(instance)/\(ticket.incarnation).\(ticket.epoch)"
+        if trees[id]!.inFlightID != msgID { trees[id]!.echoed = nil }
         trees[id]!.inFlightID = msgID
         let completion: @Sendable (Result<PubAck, PublishError>) -> Void = { [self] result in
             post? { [self] in
@@ -78,8 +79,15 @@ extension ClusterLink {
     /// The answer to the tree's publish under way, on the service thread.
     private func finish(_ id: String, _ result: Result<PubAck, PublishError>) -> [TransportAction] {
         guard let (ticket, write) = trees[id]?.queue.first else { return [] }
+        var result = result
+        if case .failure(let error) = result, let sequence = trees[id]!.echoed {
+            // The reader saw it stored: the answer was lost, not the message.
+            logger.notice("cluster: tree \(id): publish read back at \(sequence) although \(error)")
+            result = .success(PubAck(stream: ClusterNames.treeStream, sequence: sequence, duplicate: false))
+        }
         trees[id]!.busy = false
         trees[id]!.inFlightID = nil
+        trees[id]!.echoed = nil
         switch result {
         case .success(let ack):
             trees[id]!.queue.removeFirst()
@@ -116,6 +124,7 @@ extension ClusterLink {
         guard let write = trees[id]?.queue.first?.write else { return [] }
         trees[id]!.busy = false
         trees[id]!.inFlightID = nil
+        trees[id]!.echoed = nil
         let dropped = trees[id]!.queue
         trees[id]!.queue = []
         if case .createTree = write {

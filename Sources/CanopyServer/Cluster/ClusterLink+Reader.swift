@@ -57,7 +57,9 @@ extension ClusterLink {
         // acknowledged already, are held by the machine; feeding them again could undo what came after (a tree
         // deleted and created again). One stored after all although it was given up is fed like another daemon's.
         let own = record.instance == instance
-        if own && (record.sequence <= trees[id]!.acknowledged || message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID) {
+        if own && record.sequence <= trees[id]!.acknowledged { return [] }
+        if own && message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID {
+            trees[id]!.echoed = record.sequence  // stored: committed even if no acknowledgement comes
             return []
         }
         switch record.write {
