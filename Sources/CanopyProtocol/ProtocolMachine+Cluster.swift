@@ -134,7 +134,7 @@ extension ProtocolMachine {
     }
 
     /// The session of this daemon an `author` names (`d1/s17` on d1), if it is still connected.
-    private func localAuthor(_ author: String?) -> SessionID? {
+    func localAuthor(_ author: String?) -> SessionID? {
         guard let author, author.hasPrefix(configuration.sessionPrefix) else { return nil }
         let name = author.dropFirst(configuration.sessionPrefix.count)
         guard name.first == "s", let s = SessionID(name.dropFirst()), let session = sessions[s],

@@ -162,6 +162,13 @@ extension ProtocolMachine {
         if channel.subscriberIndex(p.author.session) == nil && sessions[p.author.session] != nil {
             out.append(.send(p.author.session, p.plain))
         }
+        // Cluster mode: a batch this daemon forwarded to itself (it became the tree's owner meanwhile) is not read
+        // back from the stream, so its author here gets it now.
+        if let name = sessions[p.author.session]?.forwardedFrom, let local = localAuthor(name),
+            channel.subscriberIndex(local) == nil
+        {
+            out.append(.send(local, p.plain))
+        }
         counters.diffsDelivered += out.count
         if !p.resubmitters.isEmpty {
             for again in p.resubmitters where sessions[again.session] != nil {

@@ -274,6 +274,29 @@ import Testing
         #expect(Self.sameTree(a, b))
     }
 
+    /// A follower forwards a batch, takes the tree over before the owner answered, and its resent request reaches
+    /// itself: its own commit is not read back from the stream, so the author here gets the diff at the release —
+    /// once, and the answer (a plain diff) adds nothing.
+    @Test func aBatchForwardedToItselfAfterATakeOverReachesItsAuthorOnce() {
+        var a = Self.owner()
+        let creation = Self.created(&a)
+        var b = Self.follower("d2/", of: creation)
+        b.open(1)
+        _ = b.send(1, ["type": "hello", "client": "writer"])
+        guard let batch = Self.forwards(b.send(1, Self.edit(seq: 1, value: 4, rid: "r"))).first else {
+            Issue.record("the edit was not forwarded")
+            return
+        }
+        _ = b.machine.setOwner("demo", true)
+        let (handled, released) = Self.handle(&b, batch, as: 1 << 62)
+        #expect(handled.persists.count == 1)
+        let diff = Self.answer(released, to: 1 << 62)
+        #expect(diff != nil)
+        #expect(Self.bytes(released, to: 1) == [diff ?? []])
+        #expect(b.machine.forwardAnswered(batch, .success(diff ?? []), resent: true).isEmpty)
+        #expect(b.machine.tree("demo")?.readers.first?.value == 4)
+    }
+
     @Test func anAuthorThatSubscribesGetsTheForwardedBatchOnceAsItsSubscriberCopy() {
         var a = Self.owner()
         let creation = Self.created(&a)
