@@ -48,23 +48,26 @@ extension ClusterLink {
             return
         }
         let msgID = "\(id)/\(expected)/\(instance)/\(ticket.incarnation).\(ticket.epoch)"
-        if trees[id]!.inFlightID != msgID { trees[id]!.echoed = nil }
         trees[id]!.inFlightID = msgID
         let completion: @Sendable (Result<PubAck, PublishError>) -> Void = { [self] result in
             post? { [self] in
+                // Answered already (the reader saw it stored): this late answer is for a publish no longer under way.
+                guard trees[id]?.inFlightID == msgID else { return [] }
                 if case .failure(.retryable(let error)) = result,
                     ProtocolRunner.monotonicSeconds() - started < Self.publishGiveUpSeconds
                 {
                     logger.debug("cluster: tree \(id): publish again: \(error.description)")
                     DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryPause) { [self] in
                         post? { [self] in
-                            attempt(id, ticket, write, expected: expected, started: started)
+                            if trees[id]?.inFlightID == msgID {
+                                attempt(id, ticket, write, expected: expected, started: started)
+                            }
                             return []
                         }
                     }
                     return []
                 }
-                return finish(id, result)
+                return finish(id, msgID, result)
             }
         }
         do throws(PublishError) {
@@ -76,18 +79,13 @@ extension ClusterLink {
         }
     }
 
-    /// The answer to the tree's publish under way, on the service thread.
-    private func finish(_ id: String, _ result: Result<PubAck, PublishError>) -> [TransportAction] {
-        guard let (ticket, write) = trees[id]?.queue.first else { return [] }
-        var result = result
-        if case .failure(let error) = result, let sequence = trees[id]!.echoed {
-            // The reader saw it stored: the answer was lost, not the message.
-            logger.notice("cluster: tree \(id): publish read back at \(sequence) although \(error)")
-            result = .success(PubAck(stream: ClusterNames.treeStream, sequence: sequence, duplicate: false))
-        }
+    /// The outcome of the tree's publish under way (`msgID`), on the service thread: JetStream's answer, or the
+    /// reader's finding it stored, whichever comes first (the machine must hold it committed before it applies what
+    /// another daemon committed after it).
+    func finish(_ id: String, _ msgID: String, _ result: Result<PubAck, PublishError>) -> [TransportAction] {
+        guard trees[id]?.inFlightID == msgID, let (ticket, write) = trees[id]?.queue.first else { return [] }
         trees[id]!.busy = false
         trees[id]!.inFlightID = nil
-        trees[id]!.echoed = nil
         switch result {
         case .success(let ack):
             trees[id]!.queue.removeFirst()
@@ -124,7 +122,6 @@ extension ClusterLink {
         guard let write = trees[id]?.queue.first?.write else { return [] }
         trees[id]!.busy = false
         trees[id]!.inFlightID = nil
-        trees[id]!.echoed = nil
         let dropped = trees[id]!.queue
         trees[id]!.queue = []
         if case .createTree = write {

@@ -53,14 +53,15 @@ extension ClusterLink {
         let id = record.write.tree
         if trees[id] == nil { trees[id] = TreeLink() }
         trees[id]!.lastSequence = max(trees[id]!.lastSequence, record.sequence)
-        // This daemon's own publishes: the one still waiting for its acknowledgement (which commits it), and those
-        // acknowledged already, are held by the machine; feeding them again could undo what came after (a tree
-        // deleted and created again). One stored after all although it was given up is fed like another daemon's.
+        // This daemon's own publishes are held by the machine: those acknowledged already (feeding them again could
+        // undo what came after: a tree deleted and created again), and the one under way, which its being read back
+        // commits. One stored after all although it was given up is fed like another daemon's.
         let own = record.instance == instance
         if own && record.sequence <= trees[id]!.acknowledged { return [] }
-        if own && message.headers["Nats-Msg-Id"] == trees[id]!.inFlightID {
-            trees[id]!.echoed = record.sequence  // stored: committed even if no acknowledgement comes
-            return []
+        if own, let inFlight = trees[id]!.inFlightID, message.headers["Nats-Msg-Id"] == inFlight {
+            // Stored: committed now, whatever its answer says when it comes.
+            let ack = PubAck(stream: ClusterNames.treeStream, sequence: record.sequence, duplicate: false)
+            return finish(id, inFlight, .success(ack))
         }
         switch record.write {
         case .createTree:

@@ -50,8 +50,6 @@ final class ClusterLink: @unchecked Sendable {
         var acknowledged: UInt64 = 0
         /// The message ID of the publish under way.
         var inFlightID: String?
-        /// The sequence at which the reader saw the publish under way stored (its acknowledgement may still fail).
-        var echoed: UInt64?
         /// Where each version of the tree's current life is in the stream (history reads).
         var versions = VersionIndex()
         var queue: [(ticket: CommitTicket, write: PersistWrite)] = []
