@@ -265,4 +265,7 @@ extension ProtocolMachine {
 extension ProtocolMachine {
     /// The version tree `id` is at as applied (durable or not), if it is held.
     public func appliedVersion(_ id: String) -> Int? { channels[id]?.tree.version }
+
+    /// Tree `id`'s durable version, if it is held.
+    public func durableVersion(_ id: String) -> Int? { channels[id]?.durableVersion }
 }

@@ -92,8 +92,6 @@ extension ClusterLink {
             }
             logger.info("cluster: tree \(tree): lease taken, stream read up to \(last)")
             post? { [self] in
-                if trees[tree] == nil { trees[tree] = TreeLink() }
-                trees[tree]!.lastSequence = max(trees[tree]!.lastSequence, last)
                 startResponder(tree)
                 return feed { machine, _ in machine.setOwner(tree, true) }
             }

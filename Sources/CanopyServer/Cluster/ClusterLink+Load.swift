@@ -9,8 +9,9 @@ import Foundation
 /// store would give it (latest snapshot and the batches after it).
 struct ClusterLoad {
     var records: [TreeRecord] = []
-    /// Each tree subject's last sequence (deleted trees too: a creation again expects it).
-    var lastSequences: [String: UInt64] = [:]
+    /// Each live tree's last sequence (its durable version's), and each id's last deletion (a creation expects it).
+    var durableSequences: [String: UInt64] = [:]
+    var deletions: [String: UInt64] = [:]
     /// Each live tree's creation sequence (its snapshots carry it).
     var created: [String: UInt64] = [:]
     /// Where each live tree's versions are in the stream.
@@ -33,7 +34,7 @@ extension ClusterLink {
         }
         var load = ClusterLoad(position: last)
         guard last > 0 else { return load }
-        var alive: [String: (record: TreeRecord, created: UInt64)] = [:]
+        var alive: [String: (record: TreeRecord, created: UInt64, last: UInt64)] = [:]
         let reader = try Self.retrying("read stream \(ClusterNames.treeStream)", until: deadline) {
             [jetStream] () throws(NATSError) in
             try jetStream.readSubject(stream: ClusterNames.treeStream, subject: ClusterNames.treeSubjects, from: 1)
@@ -61,20 +62,21 @@ extension ClusterLink {
                 continue
             }
             let id = record.write.tree
-            load.lastSequences[id] = record.sequence
             switch record.write {
             case .createTree(_, let about, let snapshot):
                 load.versions[id] = ClusterLink.VersionIndex()
                 alive[id] = (
                     TreeRecord(id: id, about: about, snapshotVersion: 0, snapshot: snapshot, batches: []),
-                    record.sequence
+                    record.sequence, record.sequence
                 )
             case .append(_, let version, let client, let seq, let diff):
                 alive[id]?.record.batches.append((version, client, seq, diff))
+                alive[id]?.last = record.sequence
                 load.versions[id]?.note(version, record.sequence)
             case .deleteTree:
                 alive[id] = nil
                 load.versions[id] = nil
+                load.deletions[id] = record.sequence
             }
         }
         for (id, tree) in alive.sorted(by: { $0.key < $1.key }) {
@@ -87,6 +89,7 @@ extension ClusterLink {
                 record.batches.removeAll { $0.version <= snapshot.version }
             }
             load.records.append(record)
+            load.durableSequences[id] = tree.last
             load.created[id] = tree.created
         }
         return load

@@ -19,7 +19,8 @@ extension ClusterLink {
     private func pump(_ id: String) {
         guard let link = trees[id], !link.busy, let next = link.queue.first else { return }
         trees[id]!.busy = true
-        let expected = link.lastSequence
+        let expected: UInt64 =
+            if case .createTree = next.write { link.deletedAt } else { link.durableSequence }
         let started = ProtocolRunner.monotonicSeconds()
         if case .createTree = next.write {
             // The creator owns the tree: its lease first (a taken one means the id lives on another daemon).
@@ -89,8 +90,8 @@ extension ClusterLink {
         switch result {
         case .success(let ack):
             trees[id]!.queue.removeFirst()
-            trees[id]!.lastSequence = max(trees[id]!.lastSequence, ack.sequence)
             trees[id]!.acknowledged = max(trees[id]!.acknowledged, ack.sequence)
+            trees[id]!.durableSequence = ack.sequence
             switch write {
             case .createTree:
                 trees[id]!.versions = VersionIndex()
@@ -99,6 +100,8 @@ extension ClusterLink {
                 startResponder(id)
             case .deleteTree:
                 trees[id]!.created = 0
+                trees[id]!.durableSequence = 0
+                trees[id]!.deletedAt = ack.sequence
                 let lease = shared.withLock { state in
                     state.held.remove(id)
                     return state.owned.removeValue(forKey: id)

@@ -52,7 +52,6 @@ extension ClusterLink {
         }
         let id = record.write.tree
         if trees[id] == nil { trees[id] = TreeLink() }
-        trees[id]!.lastSequence = max(trees[id]!.lastSequence, record.sequence)
         // This daemon's own publishes are held by the machine: those acknowledged already (feeding them again could
         // undo what came after: a tree deleted and created again), and the one under way, which its being read back
         // commits. One stored after all although it was given up is fed like another daemon's.
@@ -63,22 +62,32 @@ extension ClusterLink {
             let ack = PubAck(stream: ClusterNames.treeStream, sequence: record.sequence, duplicate: false)
             return finish(id, inFlight, .success(ack))
         }
+        let out = feed { $0.replicated(record.write, now: $1) }
+        // What the machine now holds decides what this daemon's next publish to the tree expects.
+        let machine = runner?.machine
         switch record.write {
         case .createTree:
+            guard machine?.durableVersion(id) == 0 else { break }
             trees[id]!.versions = VersionIndex()
             trees[id]!.created = record.sequence
+            trees[id]!.durableSequence = record.sequence
             shared.withLock { _ = $0.held.insert(id) }
         case .append(_, let version, _, _, _):
+            guard machine?.durableVersion(id) == version else { break }
             trees[id]!.versions.note(version, record.sequence)
+            trees[id]!.durableSequence = record.sequence
         case .deleteTree:
+            trees[id]!.deletedAt = record.sequence
+            guard machine?.durableVersion(id) == nil else { break }
             trees[id]!.versions = VersionIndex()
             trees[id]!.created = 0
+            trees[id]!.durableSequence = 0
             shared.withLock {
                 $0.held.remove(id)
                 $0.owned[id] = nil
             }
             responders.removeValue(forKey: id)?.stop()
         }
-        return feed { $0.replicated(record.write, now: $1) }
+        return out
     }
 }

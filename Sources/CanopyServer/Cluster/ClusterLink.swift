@@ -40,8 +40,12 @@ final class ClusterLink: @unchecked Sendable {
 
     // Service thread
     struct TreeLink {
-        /// The sequence of the tree subject's last message known here (the next publish expects it).
-        var lastSequence: UInt64 = 0
+        /// The stream sequence of the machine's durable version of the tree (what its next batch or deletion
+        /// expects as the subject's last): set only by what the machine holds, so a daemon whose replica is behind
+        /// the subject — deposed, or refusing a batch — is fenced, never accepted on top of a history it lacks.
+        var durableSequence: UInt64 = 0
+        /// The sequence of the subject's last deletion (0: none): a creation of the id expects it.
+        var deletedAt: UInt64 = 0
         /// The sequence of the current life's creation (0: none known); snapshots carry it.
         var created: UInt64 = 0
         /// A publish is under way (one at a time per tree: each expects the previous one's sequence).
@@ -137,7 +141,8 @@ final class ClusterLink: @unchecked Sendable {
     {
         self.runner = runner
         self.post = post
-        for (id, sequence) in loaded.lastSequences { trees[id, default: TreeLink()].lastSequence = sequence }
+        for (id, sequence) in loaded.durableSequences { trees[id, default: TreeLink()].durableSequence = sequence }
+        for (id, sequence) in loaded.deletions { trees[id, default: TreeLink()].deletedAt = sequence }
         for (id, sequence) in loaded.created { trees[id, default: TreeLink()].created = sequence }
         for (id, index) in loaded.versions { trees[id, default: TreeLink()].versions = index }
         shared.withLock {
