@@ -13,7 +13,8 @@ run: setup
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
 # incremental results against a from-scratch evaluation); the protocol fuzzer runs 3,000 cases (docs/fuzzing.md);
-# the test suite runs last so its summary ends the output.
+# the cluster test starts 3 NATS servers and 3 canopyd and kills some (docs/cluster.md); the test suite runs last
+# so its summary ends the output.
 # The suite is Swift Testing only: --disable-xctest skips the empty XCTest pass and its "Executed 0 tests" line.
 test:
 	@bash scripts/setup.sh --test
@@ -27,6 +28,7 @@ test:
 	python3 Tests/e2e/program_cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	python3 Tests/e2e/program_inspector_test.py .build/debug/canopyd artifacts/program-inspector
+	python3 Tests/e2e/cluster_test.py .build/debug/canopyd artifacts/cluster
 	swift test --disable-xctest
 
 ## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev, libnats-dev).
