@@ -123,6 +123,7 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
                 "store \(store.path) (durability \(durability.rawValue)): \(now.count) trees restored in \(milliseconds) ms\(later)"
             )
         }
+        if cluster != nil { restored = joined.records.map(\.id).sorted() }
         restoredTrees = restored
 
         var webRoot = configuration.webRoot
@@ -173,6 +174,9 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
 
     /// A stored tree's size as `load` read it: its snapshot and its logged diffs.
     static func storedBytes(_ t: StoredTree) -> Int { t.diffs.reduce(t.snapshot.count) { $0 + $1.diff.count } }
+
+    /// Where the trees were restored from: the store's file, "the cluster", or "no store".
+    public var restoredFrom: String { store?.path ?? (cluster != nil ? "the cluster" : "no store") }
 
     /// The port listened on (the system's pick for port 0).
     public var port: Int { loop.port }

@@ -161,7 +161,7 @@ struct Canopyd: ParsableCommand {
         }
         let all = (daemon.restoredTrees + daemon.loadedExamples).sorted()
         print(
-            "canopyd: \(all.count) trees (\(daemon.restoredTrees.count) restored from \(daemon.store?.path ?? "no store"), "
+            "canopyd: \(all.count) trees (\(daemon.restoredTrees.count) restored from \(daemon.restoredFrom), "
                 + "\(daemon.loadedExamples.count) examples loaded): " + all.joined(separator: ", "))
         print("canopyd: inspector http://\(shown):\(daemon.port)/  WebSocket ws://\(shown):\(daemon.port)/ws")
         fflush(nil)  // flushes every output stream (stdout is not concurrency-safe to name in Swift 6)

@@ -56,6 +56,7 @@ final class ClusterLink: @unchecked Sendable {
         var inFlightID: String?
         /// Where each version of the tree's current life is in the stream (history reads).
         var versions = VersionIndex()
+        /// The machine's writes to publish, in order; the first is under way while `busy`.
         var queue: [(ticket: CommitTicket, write: PersistWrite)] = []
     }
     var trees: [String: TreeLink] = [:]
@@ -64,7 +65,7 @@ final class ClusterLink: @unchecked Sendable {
     var nextForwardedSession: SessionID = 1 << 62
     var responders: [String: Responder] = [:]
 
-    /// Creations, deletions, snapshots and lease releases (blocking NATS calls).
+    /// Blocking NATS calls off the service thread: a creation's lease, snapshots, lease releases.
     let io = DispatchQueue(label: "canopyd.cluster.io")
     /// Forwarded batches waiting for their owner's answer (each blocks a thread).
     let forwarding = DispatchQueue(label: "canopyd.cluster.forwards", attributes: .concurrent)
