@@ -32,8 +32,8 @@ public struct NATSError: Error, Sendable, CustomStringConvertible {
         self.jetStreamCode = jetStreamCode
     }
 
-    /// A failure detected by the wrapper itself (no nats.c status behind it).
-    init(_ operation: String, wrapper detail: String) {
+    /// A failure detected by the wrapper or its caller (no nats.c status behind it).
+    public init(_ operation: String, wrapper detail: String) {
         self.operation = operation
         status = NATS_ERR.rawValue
         statusText = "Error"

@@ -22,7 +22,8 @@ extension ClusterLink {
     /// duplicate instead of a second batch. Then the author gets `unavailable`.
     func forward(_ batch: ForwardedBatch) {
         var headers = NATSHeaders()
-        headers.add(Self.clientHeader, HeaderText.escape(batch.client))
+        // A header with an empty value does not survive nats.c: no client name, no header.
+        if !batch.client.isEmpty { headers.add(Self.clientHeader, HeaderText.escape(batch.client)) }
         headers.add(Self.authorHeader, HeaderText.escape(batch.author))
         let subject = ClusterNames.ownerSubject(batch.tree)
         let patience = Double(settings.leaseSeconds * 2) + Self.publishGiveUpSeconds

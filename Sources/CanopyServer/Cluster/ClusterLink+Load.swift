@@ -56,7 +56,7 @@ extension ClusterLink {
             guard position <= last else { break }
             let record: StreamRecord
             switch StreamRecord.read(message) {
-            case .success(let r): record = r
+            case .success(let r): record = resolved(r)
             case .failure(let failure):
                 logger.error("cluster: \(failure.message): skipped")
                 continue
@@ -108,6 +108,11 @@ extension ClusterLink {
         guard let message, message.headers[Self.createdHeader] == String(created),
             let version = message.headers[StreamRecord.Header.version].flatMap(Int.init)
         else { return nil }
-        return (version, message.payload)
+        do throws(NATSError) {
+            return (version, try assembled(message))
+        } catch {
+            logger.notice("cluster: tree \(id): snapshot \(version) unreadable (\(error.description)): replaying its log")
+            return nil
+        }
     }
 }

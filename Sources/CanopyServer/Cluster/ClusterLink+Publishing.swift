@@ -22,13 +22,28 @@ extension ClusterLink {
         let expected: UInt64 =
             if case .createTree = next.write { link.deletedAt } else { link.durableSequence }
         let started = ProtocolRunner.monotonicSeconds()
-        if case .createTree = next.write {
-            // The creator owns the tree: its lease first (a taken one means the id lives on another daemon).
+        if case .createTree(_, let about, let snapshot) = next.write {
+            // The creator owns the tree: its lease first (a taken one means the id lives on another daemon). A
+            // snapshot too large for the tree stream's message goes to the snapshot stream, in chunks, first.
+            let large = about.count + snapshot.count > payloadLimit
             io.async { [self] in
-                let lease = takeLeaseForCreation(id)
-                post? { [self] in
-                    guard lease else { return failed(id, .fenced, "another daemon holds the tree's lease") }
-                    attempt(id, next.ticket, next.write, expected: expected, started: started)
+                guard takeLeaseForCreation(id) else {
+                    post? { [self] in failed(id, .fenced, "another daemon holds the tree's lease") }
+                    return
+                }
+                var reference: UInt64?
+                if large {
+                    var headers = NATSHeaders()
+                    headers.add(StreamRecord.Header.version, "0")
+                    switch Result(catching: { () throws(PublishError) in try publishSnapshot(id, snapshot, headers: headers) }) {
+                    case .success(let sequence): reference = sequence
+                    case .failure(let error):
+                        post? { [self] in failed(id, .unacknowledged, "its snapshot was not stored (\(error))") }
+                        return
+                    }
+                }
+                post? { [self, reference] in
+                    attempt(id, next.ticket, next.write, expected: expected, started: started, snapshotReference: reference)
                     return []
                 }
             }
@@ -38,10 +53,14 @@ extension ClusterLink {
     }
 
     /// One publish of the tree's write under way; retried unchanged while the answer is `retryable`.
-    private func attempt(_ id: String, _ ticket: CommitTicket, _ write: PersistWrite, expected: UInt64, started: Double) {
-        let (subject, headers, payload) = StreamRecord.message(write, instance: instance)
+    private func attempt(
+        _ id: String, _ ticket: CommitTicket, _ write: PersistWrite, expected: UInt64, started: Double,
+        snapshotReference: UInt64? = nil
+    ) {
+        let (subject, headers, payload) = StreamRecord.message(
+            write, instance: instance, snapshotReference: snapshotReference)
         // Headers and the message ID need a little of the limit too.
-        let limit = connection.maxPayload - 1024
+        let limit = payloadLimit
         if payload.count > limit {
             post? { [self] in
                 failed(id, .tooLarge, "\(payload.count) bytes, more than the NATS servers' max_payload allows (\(limit))")
@@ -61,7 +80,9 @@ extension ClusterLink {
                     DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryPause) { [self] in
                         post? { [self] in
                             if trees[id]?.inFlightID == msgID {
-                                attempt(id, ticket, write, expected: expected, started: started)
+                                attempt(
+                                    id, ticket, write, expected: expected, started: started,
+                                    snapshotReference: snapshotReference)
                             }
                             return []
                         }
@@ -161,7 +182,7 @@ extension ClusterLink {
         headers.add(Self.createdHeader, String(created))
         io.async { [self, headers] in
             do throws(PublishError) {
-                try jetStream.publish(ClusterNames.snapshotSubject(ticket.tree), payload: bytes, headers: headers)
+                _ = try publishSnapshot(ticket.tree, bytes, headers: headers)
             } catch {
                 logger.error("cluster: tree \(ticket.tree): snapshot \(ticket.version) not stored: \(error)")
             }

@@ -33,7 +33,18 @@ extension ClusterLink {
                 }
                 guard let message, message.sequence >= next else { continue }
                 next = message.sequence + 1
-                post? { [self] in received(message) }
+                switch StreamRecord.read(message) {
+                case .success(let record):
+                    let full = resolved(record)
+                    post? { [self] in received(full) }
+                case .failure(let failure):
+                    logger.error("cluster: \(failure.message): skipped")
+                    let sequence = message.sequence
+                    post? { [self] in
+                        shared.withLock { $0.position = max($0.position, sequence) }
+                        return []
+                    }
+                }
             }
             reader.close()
         }
@@ -41,15 +52,8 @@ extension ClusterLink {
 
     /// A tree-stream message, on the service thread: the machine follows what another daemon committed; its own
     /// publishes it already holds are passed over.
-    func received(_ message: NATSMessage) -> [TransportAction] {
-        defer { shared.withLock { $0.position = max($0.position, message.sequence) } }
-        let record: StreamRecord
-        switch StreamRecord.read(message) {
-        case .success(let r): record = r
-        case .failure(let failure):
-            logger.error("cluster: \(failure.message): skipped")
-            return []
-        }
+    func received(_ record: StreamRecord) -> [TransportAction] {
+        defer { shared.withLock { $0.position = max($0.position, record.sequence) } }
         let id = record.write.tree
         if trees[id] == nil { trees[id] = TreeLink() }
         // This daemon's own publishes are held by the machine: those acknowledged already (feeding them again could
@@ -57,7 +61,7 @@ extension ClusterLink {
         // commits. One stored after all although it was given up is fed like another daemon's.
         let own = record.instance == instance
         if own && record.sequence <= trees[id]!.acknowledged { return [] }
-        if own, let inFlight = trees[id]!.inFlightID, message.headers["Nats-Msg-Id"] == inFlight {
+        if own, let inFlight = trees[id]!.inFlightID, record.msgID == inFlight {
             // Stored: committed now, whatever its answer says when it comes.
             let ack = PubAck(stream: ClusterNames.treeStream, sequence: record.sequence, duplicate: false)
             return finish(id, inFlight, .success(ack))

@@ -34,6 +34,11 @@ struct StreamRecord {
     /// The publishing daemon's instance (its name and a number drawn at start).
     var instance: String
     var sequence: UInt64
+    /// A creation whose snapshot did not fit in the message: the snapshot stream's sequence of the snapshot's last
+    /// message (`ClusterLink.resolved` reads it in).
+    var snapshotReference: UInt64?
+    /// The message's `Nats-Msg-Id`.
+    var msgID: String?
 
     /// Headers: the kind of write, the tree version (the stream's sequence has gaps across trees), the author.
     enum Header {
@@ -43,17 +48,24 @@ struct StreamRecord {
         static let seq = "Canopy-Seq"
         static let instance = "Canopy-Instance"
         static let aboutBytes = "Canopy-About-Bytes"
+        static let snapshot = "Canopy-Snapshot"
     }
 
     /// The subject, headers and payload `write` is published as. A creation's payload is its `about` text followed
-    /// by its version-0 snapshot.
-    static func message(_ write: PersistWrite, instance: String) -> (subject: String, headers: NATSHeaders, payload: [UInt8]) {
+    /// by its version-0 snapshot — or, with `snapshotReference`, by nothing: its snapshot is in the snapshot stream.
+    static func message(_ write: PersistWrite, instance: String, snapshotReference: UInt64? = nil)
+        -> (subject: String, headers: NATSHeaders, payload: [UInt8])
+    {
         var headers = NATSHeaders()
         switch write {
         case .createTree(let id, let about, let snapshot):
             headers.add(Header.kind, "create")
             headers.add(Header.aboutBytes, String(about.count))
             headers.add(Header.instance, instance)
+            if let snapshotReference {
+                headers.add(Header.snapshot, String(snapshotReference))
+                return (ClusterNames.treeSubject(id), headers, about)
+            }
             return (ClusterNames.treeSubject(id), headers, about + snapshot)
         case .append(let tree, let version, let client, let seq, let diff):
             headers.add(Header.kind, "batch")
@@ -83,7 +95,13 @@ struct StreamRecord {
             }
             let write = PersistWrite.createTree(
                 id: id, about: Array(m.payload[..<n]), snapshot: Array(m.payload[n...]))
-            return .success(StreamRecord(write: write, instance: instance, sequence: m.sequence))
+            var record = StreamRecord(write: write, instance: instance, sequence: m.sequence)
+            if let text = m.headers[Header.snapshot] {
+                guard let reference = UInt64(text) else { return bad("no valid \(Header.snapshot) header") }
+                record.snapshotReference = reference
+            }
+            record.msgID = m.headers["Nats-Msg-Id"]
+            return .success(record)
         case "batch":
             guard let version = m.headers[Header.version].flatMap(Int.init), version > 0 else {
                 return bad("no valid \(Header.version) header")
@@ -92,9 +110,13 @@ struct StreamRecord {
                 tree: id, version: version, client: m.headers[Header.client].map(HeaderText.unescape) ?? "",
                 seq: m.headers[Header.seq].map(HeaderText.unescape),
                 diff: m.payload)
-            return .success(StreamRecord(write: write, instance: instance, sequence: m.sequence))
+            return .success(
+                StreamRecord(write: write, instance: instance, sequence: m.sequence, msgID: m.headers["Nats-Msg-Id"]))
         case "delete":
-            return .success(StreamRecord(write: .deleteTree(id: id), instance: instance, sequence: m.sequence))
+            return .success(
+                StreamRecord(
+                    write: .deleteTree(id: id), instance: instance, sequence: m.sequence,
+                    msgID: m.headers["Nats-Msg-Id"]))
         default:
             return bad("unknown \(Header.kind)")
         }
