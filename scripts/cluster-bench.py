@@ -35,10 +35,8 @@ import json
 import os
 import random
 import re
-import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,6 +45,8 @@ import urllib.error
 import urllib.request
 
 import websockets
+
+from loadlib import Session, free_port_in, raise_open_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWIFT_BIN = os.environ.get("SWIFT_BIN", "/opt/swift/usr/bin")
@@ -61,30 +61,9 @@ def now():
     return time.monotonic()
 
 
-def raise_open_files():
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY:
-        hard = 1 << 20
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-_HANDED_OUT = set()
-
-
 def free_port():
     """A free loopback port below the ephemeral range, apart from nats-cluster.py's (20000-32000)."""
-    while True:
-        port = random.randrange(10000, 20000)
-        if port in _HANDED_OUT:
-            continue
-        _HANDED_OUT.add(port)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
+    return free_port_in(10000, 20000)
 
 
 def percentile(values, p):
@@ -195,66 +174,14 @@ class NatsCluster:
 # ---------------------------------------------------------------- sessions
 
 
-class Session:
-    """One WebSocket session; keeps (receive time, parsed message) and wakes waiters."""
-
-    def __init__(self, ws):
-        self.ws = ws
-        self.messages = []
-        self.closed = False
-        self._changed = asyncio.Event()
-        self._task = asyncio.create_task(self._read())
-
-    @classmethod
-    async def open(cls, url, client=None):
-        ws = await websockets.connect(url, subprotocols=["canopy.v1"], max_size=None, ping_interval=None,
-                                      compression=None)
-        session = cls(ws)
-        if client:
-            await session.request({"type": "hello", "client": client, "rid": "hello"},
-                                  lambda m: m.get("rid") == "hello")
-        return session
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                self.messages.append((now(), json.loads(raw)))
-                event, self._changed = self._changed, asyncio.Event()
-                event.set()
-        except Exception:
-            pass
-        finally:
-            self.closed = True
-            self._changed.set()
-
-    async def wait(self, predicate, start, timeout=20):
-        deadline = now() + timeout
-        i = start
-        while True:
-            while i < len(self.messages):
-                if predicate(self.messages[i][1]):
-                    return self.messages[i]
-                i += 1
-            if self.closed:
-                raise RuntimeError("connection closed")
-            if now() > deadline:
-                raise TimeoutError("no answer in time")
-            try:
-                await asyncio.wait_for(self._changed.wait(), max(0.001, deadline - now()))
-            except asyncio.TimeoutError:
-                pass
-
-    async def request(self, message, predicate, timeout=20):
-        start = len(self.messages)
-        await self.ws.send(json.dumps(message))
-        return (await self.wait(predicate, start, timeout))[1]
-
-    async def close(self):
-        try:
-            await asyncio.wait_for(self.ws.close(), 3)
-        except Exception:
-            pass
-        self._task.cancel()
+async def open_session(url, client=None):
+    """A session as this script's clients open them (no compression, as the subscriber workers); with `client`,
+    hello first."""
+    session = await Session.open(url, client or url, timeout=10, compression=None)
+    if client:
+        await session.request({"type": "hello", "client": client, "rid": "hello"},
+                              lambda m: m.get("rid") == "hello", timeout=20)
+    return session
 
 
 class Editor:
@@ -272,11 +199,11 @@ class Editor:
         deadline = first + timeout
         while True:
             start = len(self.session.messages)
-            await self.session.ws.send(json.dumps({"type": "edit", "tree": self.tree, "seq": seq, "ops": ops}))
-            t, m = await self.session.wait(lambda m: m.get("type") in ("diff", "rejected") and m.get("seq") == seq,
-                                           start, max(0.1, deadline - now()))
+            await self.session.send({"type": "edit", "tree": self.tree, "seq": seq, "ops": ops})
+            index, m = await self.session.wait(lambda m: m.get("type") in ("diff", "rejected") and m.get("seq") == seq,
+                                               max(0.1, deadline - now()), start)
             if m["type"] == "diff":
-                return m["version"], first, t
+                return m["version"], first, self.session.messages[index][0]
             if m.get("code") != "unavailable" or now() > deadline:
                 raise RuntimeError(f"edit rejected: {m}")
             self.unavailable += 1
@@ -284,9 +211,10 @@ class Editor:
 
 
 async def create_tree(url, tree):
-    s = await Session.open(url)
+    s = await open_session(url)
     try:
-        answer = await s.request({"type": "createTree", "tree": tree, "rid": "c"}, lambda m: m.get("rid") == "c")
+        answer = await s.request({"type": "createTree", "tree": tree, "rid": "c"}, lambda m: m.get("rid") == "c",
+                                 timeout=20)
         if answer.get("type") != "created":
             raise RuntimeError(f"createTree {tree}: {answer}")
     finally:
@@ -295,13 +223,14 @@ async def create_tree(url, tree):
 
 async def subscribe(url, tree, timeout=30):
     """A session subscribed to `tree` (retrying while the daemon does not know it yet)."""
-    s = await Session.open(url)
+    s = await open_session(url)
     deadline = now() + timeout
     n = 0
     while True:
         n += 1
         rid = f"s{n}"
-        answer = await s.request({"type": "subscribe", "tree": tree, "rid": rid}, lambda m: m.get("rid") == rid)
+        answer = await s.request({"type": "subscribe", "tree": tree, "rid": rid}, lambda m: m.get("rid") == rid,
+                                 timeout=20)
         if answer.get("type") == "snapshot":
             return s
         if now() > deadline:
@@ -315,14 +244,15 @@ async def subscribe(url, tree, timeout=30):
 async def latency(writer_url, subscriber_url, tree, edits, warmup, label):
     """Closed loop: edit -> ack and edit -> delivery (ms) over `edits` edits after `warmup`."""
     sub = await subscribe(subscriber_url, tree)
-    session = await Session.open(writer_url, client=f"bench-{label}-{random.randrange(1 << 30)}")
+    session = await open_session(writer_url, client=f"bench-{label}-{random.randrange(1 << 30)}")
     editor = Editor(session, tree)
     acks, deliveries = [], []
     try:
         for i in range(warmup + edits):
             start = len(sub.messages)
             version, sent, acked = await editor.edit([{"op": "setProps", "node": "root", "props": {"x": i}}])
-            delivered, _ = await sub.wait(lambda m: m.get("type") == "diff" and m.get("version") == version, start)
+            index, _ = await sub.wait(lambda m: m.get("type") == "diff" and m.get("version") == version, 20, start)
+            delivered = sub.messages[index][0]
             if i >= warmup:
                 acks.append((acked - sent) * 1000)
                 deliveries.append((delivered - sent) * 1000)
@@ -363,7 +293,7 @@ async def fanout(writer_url, subscriber_urls, tree, count, workers, rate, second
             if not line:
                 raise RuntimeError("a subscriber worker failed (see its standard error)")
         log(f"  {count} subscribers ready")
-        session = await Session.open(writer_url, client=f"bench-fanout-{random.randrange(1 << 30)}")
+        session = await open_session(writer_url, client=f"bench-fanout-{random.randrange(1 << 30)}")
         editor = Editor(session, tree)
         sent_at = {}
         pending = []

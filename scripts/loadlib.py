@@ -1,12 +1,15 @@
 """Shared plumbing for the load-testing scripts: release binaries, a throwaway canopyd (or redis-server), the
-server's own CPU time and memory from /proc over the measured window, /metrics, and results as JSON lines.
+server's own CPU time and memory from /proc over the measured window, /metrics, and results as JSON lines; also
+free ports and a WebSocket session for the cluster scripts and Tests/e2e/cluster_test.py.
 
 Server CPU per delivery = (utime + stime of the server process during the window) / deliveries in the window.
 With the clients on the same machine, the kernel's loopback TCP work for a send is charged to the sending process,
 so this number includes what a real network stack would cost the server (see docs/load-testing.md).
 """
+import asyncio
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -112,6 +115,108 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+_HANDED_OUT = set()  # the ports free_port_in has handed out in this process
+
+
+def free_port_in(low, high):
+    """A free loopback port in low...high-1 that this process has not handed out before. Below Linux's ephemeral
+    range (32768 and up), no outgoing connection can take it before its server binds it; scripts that start
+    servers side by side take disjoint ranges."""
+    while True:
+        port = random.randrange(low, high)
+        if port in _HANDED_OUT:
+            continue
+        _HANDED_OUT.add(port)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+
+
+# ---------------------------------------------------------------- WebSocket sessions
+
+
+class ConnectionLost(Exception):
+    pass
+
+
+class Session:
+    """One WebSocket session (subprotocol canopy.v1). A reader task keeps every message as (receive time, raw text,
+    parsed JSON). Needs the websockets package, imported when a session opens (the other load scripts do not)."""
+
+    def __init__(self, ws, label):
+        self.ws, self.label = ws, label
+        self.messages = []
+        self.closed = False
+        self._changed = asyncio.Event()
+        self._task = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, url, label, timeout=5, compression="deflate"):
+        import websockets
+        ws = await asyncio.wait_for(websockets.connect(url, subprotocols=["canopy.v1"], max_size=None,
+                                                       ping_interval=None, open_timeout=timeout,
+                                                       compression=compression), timeout + 1)
+        return cls(ws, label)
+
+    async def _read(self):
+        try:
+            async for raw in self.ws:
+                self.messages.append((time.monotonic(), raw, json.loads(raw)))
+                self._wake()
+        except Exception:  # closed, reset, or a frame that is not JSON: the session is over
+            pass
+        finally:
+            self.closed = True
+            self._wake()
+
+    def _wake(self):
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def send(self, message):
+        import websockets
+        try:
+            await self.ws.send(json.dumps(message))
+        except websockets.exceptions.ConnectionClosed as error:
+            raise ConnectionLost(f"{self.label}: {error}") from None
+
+    async def wait(self, predicate, timeout, start=0):
+        """The first (index, message) at or after `start` that satisfies `predicate`; TimeoutError at the
+        deadline, ConnectionLost if the session ends first."""
+        deadline = time.monotonic() + timeout
+        index = start
+        while True:
+            while index < len(self.messages):
+                message = self.messages[index][2]
+                if predicate(message):
+                    return index, message
+                index += 1
+            if self.closed:
+                raise ConnectionLost(f"{self.label}: connection closed")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{self.label}: nothing matching within {timeout:.1f} s")
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    async def request(self, message, predicate, timeout=10):
+        start = len(self.messages)
+        await self.send(message)
+        return (await self.wait(predicate, timeout, start))[1]
+
+    async def close(self):
+        try:
+            await asyncio.wait_for(self.ws.close(), 3)
+        except Exception:
+            pass
+        self._task.cancel()
 
 
 # ---------------------------------------------------------------- servers

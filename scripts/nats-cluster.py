@@ -26,16 +26,16 @@ import argparse
 import importlib.metadata
 import json
 import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from loadlib import free_port_in
 
 MINIMUM_VERSION = (2, 10, 0)
 
@@ -75,23 +75,10 @@ def checked_server():
     return binary
 
 
-HANDED_OUT = set()
-
-
 def free_port():
     """A free loopback port below Linux's ephemeral range (32768 and up): no outgoing connection (a route between
     two starting servers) can take it before its server binds it."""
-    while True:
-        port = random.randrange(20000, 32000)
-        if port in HANDED_OUT:
-            continue
-        HANDED_OUT.add(port)
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
+    return free_port_in(20000, 32000)
 
 
 def get_json(port, path):
