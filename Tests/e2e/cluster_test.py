@@ -44,11 +44,9 @@ import copy
 import ctypes
 import json
 import os
-import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -59,6 +57,9 @@ import urllib.request
 import websockets
 
 from e2e import ROOT, Checks
+
+sys.path.append(os.path.join(ROOT, "scripts"))
+from loadlib import ConnectionLost, Session, free_port_in  # noqa: E402 (its SIGTERM handler is replaced in main)
 
 LEASE_SECONDS = 2
 # How long a client waits for the answer to an edit on an open session before it sends it again: longer than a
@@ -89,23 +90,10 @@ def _die_with_parent():
     _libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-_HANDED_OUT = set()
-
-
 def free_port():
     """A free loopback port in 10000-19999: below Linux's ephemeral range (so no outgoing connection takes it
     before the daemon binds it) and apart from the range nats-cluster.py hands out (20000-32000)."""
-    while True:
-        port = random.randrange(10000, 20000)
-        if port in _HANDED_OUT:
-            continue
-        _HANDED_OUT.add(port)
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
+    return free_port_in(10000, 20000)
 
 
 def http_status(port, path="/healthz"):
@@ -198,8 +186,11 @@ class Daemon:
         self.paused = False
         self.starts = 0
         with open(self.config, "w") as f:
+            # Snapshots every 20 batches (stored in the cluster, in chunks for the large tree) and messages large
+            # enough for that tree's createTree.
             f.write(f'server: {{port: {self.port}, web: ""}}\n'
-                    f'storage: {{data: "{self.data}"}}\n'
+                    f'storage: {{data: "{self.data}", snapshot_every_batches: 20}}\n'
+                    f'limits: {{max_message_bytes: 8388608}}\n'
                     f'examples: {{directory: ""}}\n')
             if nats_urls is not None:
                 f.write(f'cluster:\n'
@@ -294,81 +285,6 @@ def tail(path, lines):
 # ---------------------------------------------------------------- WebSocket sessions
 
 
-class ConnectionLost(Exception):
-    pass
-
-
-class Conn:
-    """One WebSocket session. A reader task keeps every message as (receive time, raw text, parsed JSON)."""
-
-    def __init__(self, ws, label):
-        self.ws, self.label = ws, label
-        self.messages = []
-        self.closed = False
-        self._changed = asyncio.Event()
-        self._task = asyncio.create_task(self._read())
-
-    @classmethod
-    async def open(cls, url, label, timeout=5):
-        ws = await asyncio.wait_for(websockets.connect(url, subprotocols=["canopy.v1"], max_size=None,
-                                                       ping_interval=None, open_timeout=timeout), timeout + 1)
-        return cls(ws, label)
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                self.messages.append((now(), raw, json.loads(raw)))
-                self._wake()
-        except Exception:  # closed, reset, or a frame that is not JSON: the session is over for this test
-            pass
-        finally:
-            self.closed = True
-            self._wake()
-
-    def _wake(self):
-        event, self._changed = self._changed, asyncio.Event()
-        event.set()
-
-    async def send(self, message):
-        try:
-            await self.ws.send(json.dumps(message))
-        except websockets.exceptions.ConnectionClosed as error:
-            raise ConnectionLost(f"{self.label}: {error}") from None
-
-    async def wait(self, predicate, timeout, start=0):
-        """The first (index, message) at or after `start` that satisfies `predicate`; TimeoutError at the
-        deadline, ConnectionLost if the session ends first."""
-        deadline = now() + timeout
-        index = start
-        while True:
-            while index < len(self.messages):
-                message = self.messages[index][2]
-                if predicate(message):
-                    return index, message
-                index += 1
-            if self.closed:
-                raise ConnectionLost(f"{self.label}: connection closed")
-            remaining = deadline - now()
-            if remaining <= 0:
-                raise TimeoutError(f"{self.label}: nothing matching within {timeout:.1f} s")
-            try:
-                await asyncio.wait_for(self._changed.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass
-
-    async def request(self, message, predicate, timeout=10):
-        start = len(self.messages)
-        await self.send(message)
-        return (await self.wait(predicate, timeout, start))[1]
-
-    async def close(self):
-        try:
-            await asyncio.wait_for(self.ws.close(), 3)
-        except Exception:
-            pass
-        self._task.cancel()
-
-
 def has_rid(rid):
     return lambda m: m.get("rid") == rid
 
@@ -419,7 +335,7 @@ class Writer:
                     if not daemon.alive():
                         continue
                     try:
-                        conn = await Conn.open(daemon.url, f"{self.name}@{daemon.name}")
+                        conn = await Session.open(daemon.url, f"{self.name}@{daemon.name}")
                         welcome = await conn.request({"type": "hello", "client": self.name, "rid": "hello"},
                                                      has_rid("hello"), timeout=5)
                     except (OSError, ConnectionLost, TimeoutError, asyncio.TimeoutError,
@@ -524,7 +440,7 @@ class Subscriber:
     async def start(self, timeout=20):
         """Subscribes; retries (on the same session) while the daemon does not know the tree yet."""
         deadline = now() + timeout
-        self.conn = await Conn.open(self.daemon.url, f"subscriber@{self.daemon.name}")
+        self.conn = await Session.open(self.daemon.url, f"subscriber@{self.daemon.name}")
         attempt = 0
         while True:
             attempt += 1
@@ -583,7 +499,7 @@ async def subscribe_all(daemons, tree):
 
 
 async def create_tree(daemon, tree, root=None, keys=None):
-    conn = await Conn.open(daemon.url, f"admin@{daemon.name}")
+    conn = await Session.open(daemon.url, f"admin@{daemon.name}")
     try:
         message = {"type": "createTree", "tree": tree, "rid": "create"}
         if root is not None:
@@ -599,7 +515,7 @@ async def create_tree(daemon, tree, root=None, keys=None):
 
 
 async def fresh_snapshot(daemon, tree, timeout=10):
-    conn = await Conn.open(daemon.url, f"snapshot@{daemon.name}")
+    conn = await Session.open(daemon.url, f"snapshot@{daemon.name}")
     try:
         answer = await conn.request({"type": "subscribe", "tree": tree, "rid": "snap"}, has_rid("snap"), timeout)
         return answer
@@ -1024,22 +940,23 @@ async def scenario_converge(env):
         await s.close()
 
 
-async def scenario_owner_kill(env):
-    """kill -9 of the owner while a client on another daemon writes."""
-    d1, d2, d3 = env.daemons
-    tree = "owner-kill"
-    await env.create(d1, tree)  # d1 owns it
-    subscribers = await subscribe_all([d2, d3], tree)
-    writer = Writer("ok-writer", tree, env.daemons, home=1, prop_prefix="k")
+async def write_through_kill(label, event, whose, writer, subscribers, kill):
+    """What the kill -9 scenarios share: `writer` writes edits one at a time (seq 1, 2, ...); after 20
+    acknowledgements `kill()` kills something and returns what it killed, for the log (None: nothing was killed,
+    and this returns None too); writing goes on until 20 edits sent after the kill are acknowledged. Then the pause
+    is reported (as `event`) and checked, nothing acknowledged is lost or doubled, and every subscriber reaches the
+    final version with the same history. Returns (seconds until writes resumed or None, the final version)."""
     stop = asyncio.Event()
     task = asyncio.create_task(write_sequentially(writer, "k", 1, stop))
     try:
         await wait_until(lambda: len(writer.acks) >= 20 or task.done(), 30, "20 edits before the kill")
         if task.done():
             task.result()
-        d1.kill9()
+        killed = await kill()
+        if killed is None:
+            return None
         t_kill = now()
-        say(f"  killed d1 (the owner, pid {d1.process.pid}) with SIGKILL after {len(writer.acks)} edits")
+        say(f"  killed {killed} with SIGKILL after {len(writer.acks)} edits")
         await wait_until(lambda: len(writer.acked_after(t_kill)) >= 20 or task.done(), 60,
                          "20 edits acknowledged after the kill")
         stop.set()
@@ -1048,13 +965,28 @@ async def scenario_owner_kill(env):
         stop.set()
         if not task.done():
             task.cancel()
-    first = pause_report("owner kill -9", writer, t_kill)
-    check("owner kill: edits are acknowledged again after the owner's kill -9", first is not None, first)
+    first = pause_report(event, writer, t_kill)
+    check(f"{label}: edits are acknowledged again after {whose} kill -9", first is not None, first)
     final = max(a["version"] for a in writer.acks.values())
-    check(f"owner kill: {last} edits, versions 1...{last}", final == last and len(writer.acks) == last,
+    check(f"{label}: {last} edits, versions 1...{last}", final == last and len(writer.acks) == last,
           (final, last, len(writer.acks)))
     await wait_until(lambda: all(s.version() >= final for s in subscribers), 30, f"subscribers at {final}")
-    check_history("owner kill", subscribers, final, [writer])
+    check_history(label, subscribers, final, [writer])
+    return first, final
+
+
+async def scenario_owner_kill(env):
+    """kill -9 of the owner while a client on another daemon writes."""
+    d1, d2, d3 = env.daemons
+    tree = "owner-kill"
+    await env.create(d1, tree)  # d1 owns it
+    subscribers = await subscribe_all([d2, d3], tree)
+    writer = Writer("ok-writer", tree, env.daemons, home=1, prop_prefix="k")
+
+    async def kill():
+        d1.kill9()
+        return f"d1 (the owner, pid {d1.process.pid})"
+    first, final = await write_through_kill("owner kill", "owner kill -9", "the owner's", writer, subscribers, kill)
 
     d1.start()
     await d1.wait_ready()
@@ -1075,34 +1007,21 @@ async def scenario_stream_leader_kill(env):
     await env.create(d2, tree)
     subscribers = await subscribe_all(env.daemons, tree)
     writer = Writer("sl-writer", tree, env.daemons, home=2, prop_prefix="k")
-    stop = asyncio.Event()
-    task = asyncio.create_task(write_sequentially(writer, "k", 1, stop))
-    try:
-        await wait_until(lambda: len(writer.acks) >= 20 or task.done(), 30, "20 edits before the kill")
-        if task.done():
-            task.result()
+    leader = None
+
+    async def kill():
+        nonlocal leader
         leader = await env.cluster.leader(STREAM)
         if not check(f"stream leader: the stream {STREAM} has a leader", leader is not None,
                      await env.cluster.status()):
             return None
         await env.cluster.command(f"kill {leader}")
-        t_kill = now()
-        say(f"  killed NATS server n{leader} (leader of {STREAM}) with SIGKILL after {len(writer.acks)} edits")
-        await wait_until(lambda: len(writer.acked_after(t_kill)) >= 20 or task.done(), 60,
-                         "20 edits acknowledged after the kill")
-        stop.set()
-        last = await task
-    finally:
-        stop.set()
-        if not task.done():
-            task.cancel()
-    first = pause_report("stream leader kill -9", writer, t_kill)
-    check("stream leader: edits are acknowledged again after the leader's kill -9", first is not None, first)
-    final = max(a["version"] for a in writer.acks.values())
-    check(f"stream leader: {last} edits, versions 1...{last}", final == last and len(writer.acks) == last,
-          (final, last, len(writer.acks)))
-    await wait_until(lambda: all(s.version() >= final for s in subscribers), 30, f"subscribers at {final}")
-    check_history("stream leader", subscribers, final, [writer])
+        return f"NATS server n{leader} (leader of {STREAM})"
+    result = await write_through_kill("stream leader", "stream leader kill -9", "the leader's", writer, subscribers,
+                                      kill)
+    if result is None:
+        return None
+    first, final = result
     await env.cluster.command(f"restart {leader}")
     say(f"  restarted n{leader}")
     snaps = await agreeing_snapshots(env.daemons, tree, final)
@@ -1214,7 +1133,7 @@ async def scenario_restart_from_nothing(env):
         snaps = await agreeing_snapshots(env.daemons, name, version)
         check_snapshots_agree(f"from nothing: {name}", snaps, version)
     listed = {}
-    conn = await Conn.open(d3.url, "list@d3")
+    conn = await Session.open(d3.url, "list@d3")
     try:
         answer = await conn.request({"type": "listTrees", "rid": "ls"}, has_rid("ls"))
         listed = {t.get("tree"): t.get("version") for t in answer.get("trees") or []}
@@ -1222,7 +1141,59 @@ async def scenario_restart_from_nothing(env):
         await conn.close()
     check("from nothing: d3 lists every tree at its version",
           all(listed.get(name) == version for name, version in env.trees.items()), (listed, env.trees))
+    if "large" in env.trees:
+        with open(d3.log) as f:
+            loaded = [line for line in f if "tree large: from its snapshot at version 20" in line]
+        check("from nothing: d3 loaded the large tree from its chunked snapshot (version 20) and the batches after",
+              len(loaded) >= 1, loaded)
     await writer.close()
+
+
+async def scenario_large_tree(env):
+    """A tree whose snapshot is larger than one NATS message (max_payload, 1 MiB): created on d1 (its snapshot goes
+    to the snapshot stream in chunks), edited through d2 past a snapshot; every daemon serves the same tree (the
+    next scenario starts d3 from nothing with it)."""
+    d1, d2, d3 = env.daemons
+    tree = "large"
+    root = {"id": "root", "type": "VStack",
+            "children": [{"id": f"n{i}", "type": "Text", "props": {"text": f"row {i} " + "x" * 60}}
+                         for i in range(LARGE_TREE_NODES)]}
+    check("large tree: its createTree is over 1 MiB", len(json.dumps(root)) > 1 << 20, len(json.dumps(root)))
+    await create_tree(d1, tree, root=root)
+    # Another daemon serves a tree once it has read its creation (here: assembled its chunks).
+    await wait_until_listed(d2, tree, 30)
+    writer = Writer("large-writer", tree, env.daemons, home=1, prop_prefix="lg")
+    try:
+        for seq in range(1, 26):
+            await writer.edit(seq, [{"op": "setProps", "node": f"n{seq}", "props": {"lg": seq}}])
+        final = max(x["version"] for x in writer.acks.values())
+        check("large tree: 25 edits through d2, versions 1...25", final == 25 and len(writer.acks) == 25,
+              (final, len(writer.acks)))
+        check_answers("large tree", [writer])
+    finally:
+        await writer.close()
+    snaps = await agreeing_snapshots(env.daemons, tree, 25)
+    check_snapshots_agree("large tree", snaps, 25)
+    env.trees[tree] = 25
+
+
+LARGE_TREE_NODES = 15000
+
+
+async def wait_until_listed(daemon, tree, timeout):
+    deadline = now() + timeout
+    conn = await Session.open(daemon.url, f"list@{daemon.name}")
+    try:
+        while True:
+            rid = f"ls{now()}"
+            answer = await conn.request({"type": "listTrees", "rid": rid}, has_rid(rid))
+            if any(t.get("tree") == tree for t in answer.get("trees") or []):
+                return
+            if now() >= deadline:
+                raise RuntimeError(f"{daemon.name} does not list {tree} after {timeout} s")
+            await asyncio.sleep(0.05)
+    finally:
+        await conn.close()
 
 
 SCENARIOS = [  # name, function, seconds it may take at most (a passing run takes a fraction)
@@ -1230,6 +1201,7 @@ SCENARIOS = [  # name, function, seconds it may take at most (a passing run take
     ("owner kill -9", scenario_owner_kill, 75),
     ("stream leader kill -9", scenario_stream_leader_kill, 90),
     ("stale owner", scenario_stale_owner, 110),
+    ("large tree", scenario_large_tree, 60),
     ("restart from nothing", scenario_restart_from_nothing, 60),
 ]
 

@@ -87,6 +87,9 @@ extension ClusterLink {
                 record.snapshot = snapshot.bytes
                 record.snapshotVersion = snapshot.version
                 record.batches.removeAll { $0.version <= snapshot.version }
+                logger.info(
+                    "cluster: tree \(id): from its snapshot at version \(snapshot.version) (\(snapshot.bytes.count) bytes) and \(record.batches.count) batches after it"
+                )
             }
             load.records.append(record)
             load.durableSequences[id] = tree.last
