@@ -7,7 +7,8 @@ import Foundation
 import Dispatch
 
 /// The owner's commits: the machine's writes published to the tree's subject, one at a time per tree, each expecting
-/// the subject's last sequence (the fence) and carrying a message ID (deduplication of retries).
+/// the sequence of the replica's durable version as the subject's last (the fence) and carrying a message ID
+/// (deduplication of retries).
 extension ClusterLink {
     /// Queues the machine's write (service thread); `committed` or `notCommitted` answers it.
     func persist(_ ticket: CommitTicket, _ write: PersistWrite) {
