@@ -293,6 +293,7 @@ import Testing
             "unauthorized", "forbidden", "rate_limited", "too_large",
             "storage_error",  // needs a failing store: TreeStore and durability tests
             "program_tree", "bad_event",  // program trees: ProgramTransactionTests, over the socket too
+            "unavailable",  // cluster mode only: ClusterMachineTests, Tests/e2e/cluster_test.py
         ])
         #expect(seen == expected)
 
