@@ -29,13 +29,13 @@ extension ClusterLink {
     /// returns each tree as its snapshot and the batches after it.
     func load() throws(CanopyFailure) -> ClusterLoad {
         let deadline = ProtocolRunner.monotonicSeconds() + 30
-        let last = try Self.retrying("read stream \(ClusterNames.treeStream)", until: deadline) {
+        let last = try Self.retrying("read stream \(ClusterNames.treeStream) on the NATS servers", until: deadline) {
             [jetStream] () throws(NATSError) in try jetStream.streamInfo(ClusterNames.treeStream).lastSequence
         }
         var load = ClusterLoad(position: last)
         guard last > 0 else { return load }
         var alive: [String: (record: TreeRecord, created: UInt64, last: UInt64)] = [:]
-        let reader = try Self.retrying("read stream \(ClusterNames.treeStream)", until: deadline) {
+        let reader = try Self.retrying("read stream \(ClusterNames.treeStream) on the NATS servers", until: deadline) {
             [jetStream] () throws(NATSError) in
             try jetStream.readSubject(stream: ClusterNames.treeStream, subject: ClusterNames.treeSubjects, from: 1)
         }

@@ -82,27 +82,15 @@ final class ClusterLink: @unchecked Sendable {
         instance = "\(settings.name)#\(String(random.next() as UInt64, radix: 36))"
         let options = NATSConnectionOptions(servers: settings.servers, name: "canopyd \(settings.name)")
         let deadline = ProtocolRunner.monotonicSeconds() + connectSeconds
-        var connected: NATSConnection?
-        var lastError = ""
-        while connected == nil {
-            do throws(NATSError) {
-                connected = try NATSConnection(options)
-            } catch {
-                lastError = error.description
-                guard ProtocolRunner.monotonicSeconds() < deadline else {
-                    throw CanopyFailure(
-                        .start, "cannot connect to the NATS servers \(settings.servers) (cluster.servers): \(lastError)")
-                }
-                usleep(250_000)
-            }
+        connection = try Self.retrying("connect to the NATS servers \(settings.servers) (cluster.servers)", until: deadline) {
+            () throws(NATSError) in try NATSConnection(options)
         }
-        connection = connected!
         do throws(NATSError) {
             jetStream = try JetStream(connection)
         } catch {
             throw CanopyFailure(.start, "JetStream: \(error.description)")
         }
-        leases = try Self.retrying("create the lease bucket", until: deadline) { [jetStream, settings] () throws(NATSError) in
+        leases = try Self.retrying("create the lease bucket on the NATS servers", until: deadline) { [jetStream, settings] () throws(NATSError) in
             try jetStream.keyValue(
                 KeyValueConfig(
                     bucket: ClusterNames.leaseBucket, replicas: settings.replicas,
@@ -112,14 +100,15 @@ final class ClusterLink: @unchecked Sendable {
             (ClusterNames.treeStream, ClusterNames.treeSubjects),
             (ClusterNames.snapshotStream, ClusterNames.snapshotSubjects),
         ] {
-            _ = try Self.retrying("create stream \(stream)", until: deadline) { [jetStream, settings] () throws(NATSError) in
+            _ = try Self.retrying("create stream \(stream) on the NATS servers", until: deadline) { [jetStream, settings] () throws(NATSError) in
                 try jetStream.ensureStream(
                     StreamConfig(name: stream, subjects: [subjects], replicas: settings.replicas))
             }
         }
     }
 
-    /// Runs `body` until it succeeds or `deadline` passed (a cluster just started refuses placements for a moment).
+    /// Runs `body` until it succeeds or `deadline` passed (servers still starting, a cluster just started that
+    /// refuses placements for a moment); then fails with "cannot `what`" and the last error.
     static func retrying<T>(_ what: String, until deadline: Double, _ body: () throws(NATSError) -> T)
         throws(CanopyFailure) -> T
     {
@@ -128,7 +117,7 @@ final class ClusterLink: @unchecked Sendable {
                 return try body()
             } catch {
                 guard ProtocolRunner.monotonicSeconds() < deadline else {
-                    throw CanopyFailure(.start, "cannot \(what) on the NATS servers: \(error.description)")
+                    throw CanopyFailure(.start, "cannot \(what): \(error.description)")
                 }
                 usleep(250_000)
             }
