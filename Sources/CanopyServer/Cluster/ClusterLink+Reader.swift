@@ -68,21 +68,21 @@ extension ClusterLink {
         }
         let out = feed { $0.replicated(record.write, now: $1) }
         // What the machine now holds decides what this daemon's next publish to the tree expects.
-        let machine = runner?.machine
+        let durable = runner?.machine.durableVersion(id)
         switch record.write {
         case .createTree:
-            guard machine?.durableVersion(id) == 0 else { break }
+            guard durable == 0 else { break }
             trees[id]!.versions = VersionIndex()
             trees[id]!.created = record.sequence
             trees[id]!.durableSequence = record.sequence
             shared.withLock { _ = $0.held.insert(id) }
         case .append(_, let version, _, _, _):
-            guard machine?.durableVersion(id) == version else { break }
+            guard durable == version else { break }
             trees[id]!.versions.note(version, record.sequence)
             trees[id]!.durableSequence = record.sequence
         case .deleteTree:
             trees[id]!.deletedAt = record.sequence
-            guard machine?.durableVersion(id) == nil else { break }
+            guard durable == nil else { break }
             trees[id]!.versions = VersionIndex()
             trees[id]!.created = 0
             trees[id]!.durableSequence = 0
