@@ -73,7 +73,7 @@ public final class ProtocolRunner: ConnectionHandler, @unchecked Sendable {  // 
 
     /// Rebuilds the stored trees (see `ProtocolMachine.restore`).
     public func restore(_ stored: [StoredTree]) throws(CanopyError) {
-        try machine.restore(stored.map(Self.record), now: clock())
+        try restore(records: stored.map(Self.record))
     }
 
     /// Lists `stored` as loading (requests naming them wait) and rebuilds them one after another on a queue of their
