@@ -131,15 +131,17 @@ let package = Package(
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyViewsTests", dependencies: ["CanopyViews", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
+        // What tests that start child processes share (see ChildProcesses).
+        .target(name: "CanopyTestSupport", path: "Tests/CanopyTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CanopyServerTests",
             dependencies: [
                 "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
-                "CanopyScript", "CanopyViews", .product(name: "Yams", package: "Yams"),
+                "CanopyScript", "CanopyViews", "CanopyTestSupport", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         // Against a real 3-server JetStream cluster on loopback that each test starts (nats-server from setup.sh --test).
-        .testTarget(name: "CanopyNATSTests", dependencies: ["CanopyNATS"], swiftSettings: strict),
+        .testTarget(name: "CanopyNATSTests", dependencies: ["CanopyNATS", "CanopyTestSupport"], swiftSettings: strict),
         // The CLI's argument parsing, the messages it builds and its output, from canned daemon messages.
         .testTarget(name: "CanopyCLITests", dependencies: ["canopy", "CanopyCore"], swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+import CanopyTestSupport
 import Foundation
 import Synchronization
 
@@ -99,11 +100,13 @@ final class TestCluster {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "--which"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let (output, errors) = try ChildProcesses.start {
+            let (output, errors) = (Pipe(), Pipe())
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            return (output, errors)
+        }
         let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -132,7 +135,7 @@ final class TestCluster {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcesses.start { try process.run() }
         try? log.close()
         server.process = process
         // A test process that crashes runs no teardown: a small shell outlives it and kills the server then.
@@ -145,7 +148,7 @@ final class TestCluster {
         watchdog.standardInput = FileHandle.nullDevice
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
-        try watchdog.run()
+        try ChildProcesses.start { try watchdog.run() }
         server.watchdog = watchdog
     }
 

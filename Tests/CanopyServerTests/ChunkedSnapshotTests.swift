@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -96,7 +97,7 @@ import Testing
         child.environment = environment
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
-        try child.run()
+        try ChildProcesses.start { try child.run() }
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
 

@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyTestSupport
 import Foundation
 import Testing
 
@@ -243,11 +244,15 @@ final class DaemonProcess {
     }
 
     init(folder: TemporaryFolder, config: String) throws {
+        let process = self.process
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = try Self.arguments(folder, config)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let output = try ChildProcesses.start {
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            return output
+        }
         var port: Int?
         var text = ""
         let handle = output.fileHandleForReading
@@ -298,10 +303,13 @@ final class DaemonProcess {
         let gdb = Process()
         gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
         gdb.arguments = ["-batch", "-p", "\(process.processIdentifier)", "-ex", "thread apply all bt"]
-        let output = Pipe()
-        gdb.standardOutput = output
-        gdb.standardError = output
-        guard (try? gdb.run()) != nil else { return "(gdb did not start)" }
+        let started = ChildProcesses.start { () -> Pipe? in
+            let output = Pipe()
+            gdb.standardOutput = output
+            gdb.standardError = output
+            return (try? gdb.run()) != nil ? output : nil
+        }
+        guard let output = started else { return "(gdb did not start)" }
         let text = output.fileHandleForReading.readDataToEndOfFile()
         gdb.waitUntilExit()
         return String(decoding: text, as: UTF8.self)
@@ -312,10 +320,13 @@ final class DaemonProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = try arguments(folder, config)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
+        let errors = try ChildProcesses.start {
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            return errors
+        }
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {

@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -557,10 +558,13 @@ import Testing
         environment["CANOPY_STORE_CHILD"] = directory
         environment["CANOPY_STORE_CHILD_DURABILITY"] = durability.rawValue
         child.environment = environment
-        let output = Pipe()
-        child.standardOutput = output
         child.standardError = FileHandle.nullDevice
-        try child.run()
+        let output = try ChildProcesses.start {
+            let output = Pipe()
+            child.standardOutput = output
+            try child.run()
+            return output
+        }
         let reader = output.fileHandleForReading
         var pending = ""
         var acknowledged = 0
