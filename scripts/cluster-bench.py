@@ -30,7 +30,6 @@ runs from the first send). Prints a markdown table on standard output; progress 
 """
 import argparse
 import asyncio
-import ctypes
 import json
 import os
 import random
@@ -41,12 +40,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import websockets
 
-from loadlib import Session, free_port_in, raise_open_files
+from clusterlib import Daemon, NatsCluster
+from loadlib import Session, raise_open_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWIFT_BIN = os.environ.get("SWIFT_BIN", "/opt/swift/usr/bin")
@@ -61,11 +59,6 @@ def now():
     return time.monotonic()
 
 
-def free_port():
-    """A free loopback port below the ephemeral range, apart from nats-cluster.py's (20000-32000)."""
-    return free_port_in(10000, 20000)
-
-
 def percentile(values, p):
     """Nearest rank."""
     if not values:
@@ -78,97 +71,10 @@ def percentile(values, p):
 # ---------------------------------------------------------------- processes
 
 
-class Daemon:
-    def __init__(self, binary, folder, name, nats_urls=None, durability="fsync"):
-        self.binary, self.name = binary, name
-        self.port = free_port()
-        self.data = os.path.join(folder, name)
-        self.config = os.path.join(folder, f"{name}.yaml")
-        self.log = os.path.join(folder, f"{name}.log")
-        with open(self.config, "w") as f:
-            f.write(f'server: {{port: {self.port}, web: ""}}\n'
-                    f'storage: {{data: "{self.data}", durability: "{durability}"}}\n'
-                    f'examples: {{directory: ""}}\n'
-                    f'log: {{level: "warning"}}\n')
-            if nats_urls:
-                f.write(f'cluster:\n  servers: [{", ".join(json.dumps(u) for u in nats_urls)}]\n'
-                        f'  name: "{name}"\n  lease_seconds: 2\n')
-        self.process = None
-
-    @property
-    def url(self):
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def start(self):
-        with open(self.log, "ab") as log_file:
-            self.process = subprocess.Popen([self.binary, "--config", self.config], cwd=ROOT,
-                                            stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-                                            preexec_fn=_die_with_parent)
-
-    async def wait_ready(self, timeout=60):
-        deadline = now() + timeout
-        while now() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.process.returncode}: {tail(self.log)}")
-            if await asyncio.to_thread(healthz, self.port):
-                return
-            await asyncio.sleep(0.05)
-        raise RuntimeError(f"{self.name} not ready within {timeout} s: {tail(self.log)}")
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _die_with_parent():
-    """In the child before exec: SIGKILL when this script dies (PR_SET_PDEATHSIG), so no daemon outlives it."""
-    _libc.prctl(1, signal.SIGKILL)
-
-
-def healthz(port):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-            return r.status == 200
-    except (urllib.error.URLError, OSError, ValueError):
-        return False
-
-
-def tail(path, lines=8):
-    try:
-        with open(path, errors="replace") as f:
-            return " | ".join(f.read().splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
-class NatsCluster:
-    async def start(self):
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, os.path.join(ROOT, "scripts", "nats-cluster.py"), "--json", "--exit-on-eof",
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
-        line = await asyncio.wait_for(self.process.stdout.readline(), 60)
-        if not line:
-            raise RuntimeError("nats-cluster.py could not start a cluster (bash scripts/setup.sh --test?)")
-        self.info = json.loads(line)
-        return self.info["urls"]
-
-    async def stop(self):
-        if self.process.returncode is None:
-            try:
-                self.process.stdin.write(b"quit\n")
-                await self.process.stdin.drain()
-                await asyncio.wait_for(self.process.wait(), 15)
-            except (asyncio.TimeoutError, OSError, ConnectionError):
-                self.process.kill()
-                await self.process.wait()
+def daemon(binary, folder, name, nats_urls=None):
+    """A daemon as measured here: fsync'd SQLite when alone, lease_seconds 2 in the cluster, warnings only."""
+    return Daemon(name, binary, folder, nats_urls, lease_seconds=2,
+                  settings={"storage": {"durability": "fsync"}, "log": {"level": "warning"}})
 
 
 # ---------------------------------------------------------------- sessions
@@ -426,7 +332,7 @@ async def run(args, binary):
     try:
         if not args.cluster_only:
             log("single node (SQLite, fsync)")
-            single = Daemon(binary, folder, "single", durability="fsync")
+            single = daemon(binary, folder, "single")
             single.start()
             try:
                 await single.wait_ready()
@@ -443,12 +349,12 @@ async def run(args, binary):
                                 f"{complete}/{n} edits reached everyone; clients {cpu_us:.0f} µs CPU/delivery"
                                 + (f"; {note(u)}" if u else "")))
             finally:
-                single.stop()
+                await single.terminate()
         if not args.single_only:
             log("cluster (3 × canopyd, 3 NATS servers R3)")
-            nats = NatsCluster()
-            urls = await nats.start()
-            daemons = [Daemon(binary, folder, f"d{i}", nats_urls=urls) for i in (1, 2, 3)]
+            nats = NatsCluster(folder)
+            urls = (await nats.start())["urls"]
+            daemons = [daemon(binary, folder, f"d{i}", urls) for i in (1, 2, 3)]
             try:
                 for d in daemons:
                     d.start()
@@ -472,7 +378,7 @@ async def run(args, binary):
                                 + (f"; {note(u)}" if u else "")))
             finally:
                 for d in daemons:
-                    d.stop()
+                    await d.terminate()
                 await nats.stop()
     except Exception as error:
         log(f"stopped: {type(error).__name__}: {error}; logs in {folder}")

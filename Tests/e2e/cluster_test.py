@@ -41,25 +41,22 @@ PR_SET_PDEATHSIG, the cluster script --exit-on-eof, should this script itself be
 import asyncio
 import base64
 import copy
-import ctypes
 import json
 import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import websockets
 
 from e2e import ROOT, Checks
 
 sys.path.append(os.path.join(ROOT, "scripts"))
-from loadlib import ConnectionLost, Session, free_port_in  # noqa: E402 (its SIGTERM handler is replaced in main)
+from clusterlib import Daemon, NatsCluster, tail  # noqa: E402
+from loadlib import ConnectionLost, Session  # noqa: E402 (its SIGTERM handler is replaced in main)
 
 LEASE_SECONDS = 2
 # How long a client waits for the answer to an edit on an open session before it sends it again: longer than a
@@ -82,204 +79,21 @@ def now():
 
 # ---------------------------------------------------------------- processes
 
-_libc = ctypes.CDLL(None, use_errno=True)
+
+def daemon(index, binary, folder, nats_urls, log_level=None):
+    """d1, d2 or d3 (index 0, 1, 2): snapshots every 20 batches (stored in the cluster, in chunks for the large tree)
+    and messages large enough for that tree's createTree."""
+    settings = {"storage": {"snapshot_every_batches": 20}, "limits": {"max_message_bytes": 8388608}}
+    if log_level:
+        settings["log"] = {"level": log_level}
+    return Daemon(NAMES[index], binary, folder, nats_urls, lease_seconds=LEASE_SECONDS, settings=settings)
 
 
-def _die_with_parent():
-    """In the child before exec: SIGKILL when this script dies, so no daemon outlives a killed test."""
-    _libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def free_port():
-    """A free loopback port in 10000-19999: below Linux's ephemeral range (so no outgoing connection takes it
-    before the daemon binds it) and apart from the range nats-cluster.py hands out (20000-32000)."""
-    return free_port_in(10000, 20000)
-
-
-def http_status(port, path="/healthz"):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except (urllib.error.URLError, ConnectionError, OSError, ValueError):
-        return None
-
-
-class NatsCluster:
-    """scripts/nats-cluster.py as a child: its JSON description, and its commands on standard input."""
-
-    def __init__(self, folder, keep):
-        self.folder = folder  # where its stderr goes, and (with `keep`) the servers' stores and logs
-        self.keep = keep
-        self.process = None
-        self.info = None
-        self.lock = asyncio.Lock()
-
-    async def start(self, timeout=60):
-        args = [sys.executable, os.path.join(ROOT, "scripts", "nats-cluster.py"), "--json", "--exit-on-eof"]
-        if self.keep:
-            args += ["--dir", os.path.join(self.folder, "nats")]
-        self.stderr = open(os.path.join(self.folder, "nats-cluster.stderr"), "ab")
-        self.process = await asyncio.create_subprocess_exec(*args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                                            stderr=self.stderr, cwd=ROOT)
-        line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
-        if not line:
-            raise RuntimeError("nats-cluster.py exited before the cluster was ready: "
-                               + tail(os.path.join(self.folder, "nats-cluster.stderr"), 20))
-        self.info = json.loads(line)
-        return self.info
-
-    @property
-    def urls(self):
-        return self.info["urls"]
-
-    async def command(self, text, timeout=90):
-        """One command; its answer line (JSON when it is one). An `error: ...` answer raises."""
-        async with self.lock:
-            self.process.stdin.write((text + "\n").encode())
-            await self.process.stdin.drain()
-            line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
-        if not line:
-            raise RuntimeError(f"nats-cluster.py ended on `{text}`: "
-                               + tail(os.path.join(self.folder, "nats-cluster.stderr"), 20))
-        answer = line.decode().strip()
-        if answer.startswith("error"):
-            raise RuntimeError(f"nats-cluster.py `{text}`: {answer}")
-        return json.loads(answer)
-
-    async def leader(self, stream):
-        """The index (1...) of the server leading `stream`, or None."""
-        name = (await self.command(f"leader {stream}")).get("leader")
-        return int(name[1:]) if name and re.fullmatch(r"n\d+", name) else None
-
-    async def status(self):
-        return await self.command("status")
-
-    async def stop(self):
-        if self.process is None or self.process.returncode is not None:
-            return
-        try:
-            self.process.stdin.write(b"quit\n")
-            await self.process.stdin.drain()
-            self.process.stdin.close()
-            await asyncio.wait_for(self.process.wait(), 15)
-        except (asyncio.TimeoutError, OSError, ConnectionError):
-            self.process.terminate()  # SIGTERM: the script kills its servers
-            try:
-                await asyncio.wait_for(self.process.wait(), 15)
-            except asyncio.TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-
-
-class Daemon:
-    """One canopyd in cluster mode: its config file, port, data directory and log (kept across restarts)."""
-
-    def __init__(self, index, binary, folder, nats_urls, log_level=None):
-        self.index, self.name, self.binary = index, NAMES[index], binary
-        self.port = free_port()
-        self.data = os.path.join(folder, self.name)
-        self.config = os.path.join(folder, f"{self.name}.yaml")
-        self.log = os.path.join(folder, f"{self.name}.log")
-        self.process = None
-        self.paused = False
-        self.starts = 0
-        with open(self.config, "w") as f:
-            # Snapshots every 20 batches (stored in the cluster, in chunks for the large tree) and messages large
-            # enough for that tree's createTree.
-            f.write(f'server: {{port: {self.port}, web: ""}}\n'
-                    f'storage: {{data: "{self.data}", snapshot_every_batches: 20}}\n'
-                    f'limits: {{max_message_bytes: 8388608}}\n'
-                    f'examples: {{directory: ""}}\n')
-            if nats_urls is not None:
-                f.write(f'cluster:\n'
-                        f'  servers: [{", ".join(json.dumps(u) for u in nats_urls)}]\n'
-                        f'  name: "{self.name}"\n'
-                        f'  lease_seconds: {LEASE_SECONDS}\n')
-            if log_level:
-                f.write(f'log: {{level: "{log_level}"}}\n')
-
-    @property
-    def url(self):
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def alias(self, name):
-        """The same process under another name (CLUSTER_TEST_SELFCHECK)."""
-        other = copy.copy(self)
-        other.name = name
-        return other
-
-    @property
-    def pid(self):
-        return self.process.pid if self.process else None
-
-    def running(self):
-        return self.process is not None and self.process.poll() is None
-
-    def alive(self):
-        """Running and not SIGSTOPped: worth connecting to."""
-        return self.running() and not self.paused
-
-    def start(self):
-        self.starts += 1
-        with open(self.log, "ab") as log:
-            log.write(f"\n===== cluster_test: start {self.starts} of {self.name} "
-                      f"(port {self.port}) at {time.strftime('%H:%M:%S')} =====\n".encode())
-            log.flush()
-            self.process = subprocess.Popen([self.binary, "--config", self.config], cwd=ROOT, stdin=subprocess.DEVNULL,
-                                            stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
-        self.paused = False
-
-    async def wait_ready(self, timeout=60):
-        """Until GET /healthz answers 200; raises if the process exits first or at the deadline."""
-        deadline = now() + timeout
-        while now() < deadline:
-            if not self.running():
-                raise RuntimeError(f"{self.name} exited with {self.process.returncode} before it was ready:\n"
-                                   + tail(self.log, 25))
-            if await asyncio.to_thread(http_status, self.port) == 200:
-                return
-            await asyncio.sleep(0.05)
-        raise RuntimeError(f"{self.name} not ready (GET /healthz 200) within {timeout:.0f} s:\n" + tail(self.log, 25))
-
-    def kill9(self):
-        if self.running():
-            os.kill(self.process.pid, signal.SIGCONT)  # harmless, and a stopped process dies on SIGKILL anyway
-            self.process.kill()
-        if self.process:
-            self.process.wait()
-        self.paused = False
-
-    def pause(self):
-        os.kill(self.process.pid, signal.SIGSTOP)
-        self.paused = True
-
-    def resume(self):
-        os.kill(self.process.pid, signal.SIGCONT)
-        self.paused = False
-
-    async def terminate(self, timeout=15):
-        """SIGTERM; the exit code, or None if it had to be killed after `timeout` seconds."""
-        if not self.running():
-            return self.process.returncode if self.process else None
-        self.process.send_signal(signal.SIGTERM)
-        deadline = now() + timeout
-        while now() < deadline:
-            if self.process.poll() is not None:
-                return self.process.returncode
-            await asyncio.sleep(0.02)
-        self.kill9()
-        return None
-
-
-def tail(path, lines):
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode(errors="replace").splitlines()
-    except OSError as error:
-        return f"  ({path}: {error})"
-    return "\n".join("  | " + line for line in text[-lines:])
+def alias(daemon, name):
+    """The same process under another name (CLUSTER_TEST_SELFCHECK)."""
+    other = copy.copy(daemon)
+    other.name = name
+    return other
 
 
 # ---------------------------------------------------------------- WebSocket sessions
@@ -1208,11 +1022,11 @@ SCENARIOS = [  # name, function, seconds it may take at most (a passing run take
 
 async def selfcheck(binary, folder):
     """The converge scenario against one single-node daemon posing as d1, d2 and d3."""
-    daemon = Daemon(0, binary, folder, None, os.environ.get("CLUSTER_TEST_LOG_LEVEL"))
+    single = daemon(0, binary, folder, None, os.environ.get("CLUSTER_TEST_LOG_LEVEL"))
     try:
-        daemon.start()
-        await daemon.wait_ready()
-        env = Env(None, [daemon, daemon.alias("d2"), daemon.alias("d3")])
+        single.start()
+        await single.wait_ready()
+        env = Env(None, [single, alias(single, "d2"), alias(single, "d3")])
         t0 = now()
         failed_before = check.failed
         try:
@@ -1221,7 +1035,7 @@ async def selfcheck(binary, folder):
             check("converge (selfcheck): ran to the end", False, f"{type(error).__name__}: {error}")
         say(f"{'PASS' if check.failed == failed_before else 'FAIL'} converge, selfcheck ({now() - t0:.1f} s)")
     finally:
-        daemon.kill9()
+        single.kill9()
 
 
 async def run(binary, folder, keep):
@@ -1234,7 +1048,7 @@ async def run(binary, folder, keep):
         started = now()
         info = await cluster.start()
         say(f"NATS cluster ready in {now() - started:.1f} s: {', '.join(info['urls'])}")
-        daemons = [Daemon(i, binary, folder, info["urls"], log_level) for i in range(3)]
+        daemons = [daemon(i, binary, folder, info["urls"], log_level) for i in range(3)]
         for d in daemons:
             d.start()
         try:
