@@ -28,8 +28,13 @@ extension ClusterLink {
             // snapshot too large for the tree stream's message goes to the snapshot stream, in chunks, first.
             let large = about.count + snapshot.count > payloadLimit
             io.async { [self] in
-                guard takeLeaseForCreation(id) else {
+                switch takeLeaseForCreation(id) {
+                case .taken: break
+                case .heldElsewhere:
                     post? { [self] in failed(id, .fenced, "another daemon holds the tree's lease") }
+                    return
+                case .unavailable(let why):
+                    post? { [self] in failed(id, .unacknowledged, "its lease could not be taken (\(why))") }
                     return
                 }
                 var reference: UInt64?
@@ -161,16 +166,41 @@ extension ClusterLink {
         return out
     }
 
-    /// Takes the lease of a tree being created (io queue); false when another daemon holds it.
-    private func takeLeaseForCreation(_ id: String) -> Bool {
+    /// What taking the lease of a tree being created came to.
+    private enum CreationLease {
+        case taken
+        case heldElsewhere
+        /// The bucket did not answer in time (its stream is electing a leader, or was just made): retryable.
+        case unavailable(String)
+    }
+
+    /// Takes the lease of a tree being created (io queue). A `retryable` answer is tried again every 25 ms for up
+    /// to `publishGiveUpSeconds`: the bucket's stream has no leader for a moment after it is made and during
+    /// elections, and that is no reason to call the id taken. A key that exists and holds this daemon's name is its
+    /// own earlier attempt, stored after all (names are unique in a cluster): it is taken, not held elsewhere.
+    private func takeLeaseForCreation(_ id: String) -> CreationLease {
         let name = Array(settings.name.utf8)
-        switch Result(catching: { () throws(KeyValueError) in try leases.create(id, value: name) }) {
-        case .success(let revision):
-            shared.withLock { $0.owned[id] = (revision, ProtocolRunner.monotonicSeconds()) }
-            return true
-        case .failure(let error):
-            logger.notice("cluster: tree \(id): lease not taken for its creation: \(error)")
-            return false
+        let started = ProtocolRunner.monotonicSeconds()
+        while true {
+            switch Result(catching: { () throws(KeyValueError) in try leases.create(id, value: name) }) {
+            case .success(let revision):
+                shared.withLock { $0.owned[id] = (revision, ProtocolRunner.monotonicSeconds()) }
+                return .taken
+            case .failure(.exists):
+                if let entry = try? leases.get(id), entry.value == name {
+                    shared.withLock { $0.owned[id] = (entry.revision, ProtocolRunner.monotonicSeconds()) }
+                    return .taken
+                }
+                logger.notice("cluster: tree \(id): not created: another daemon holds its lease")
+                return .heldElsewhere
+            case .failure(.retryable(let error))
+            where ProtocolRunner.monotonicSeconds() - started < Self.publishGiveUpSeconds:
+                logger.debug("cluster: tree \(id): lease for its creation, again: \(error.description)")
+                usleep(25_000)
+            case .failure(let error):
+                logger.notice("cluster: tree \(id): lease not taken for its creation: \(error)")
+                return .unavailable(error.description)
+            }
         }
     }
 
