@@ -2,13 +2,21 @@
 SWIFT_BIN ?= /opt/swift/usr/bin
 export PATH := $(SWIFT_BIN):$(PATH)
 
-.PHONY: run test setup build bench clean
+.PHONY: run cluster test setup build bench clean
 
 ## Install what is missing, build canopyd (release) and run it with the example trees on 127.0.0.1:7700.
 run: setup
 	swift build -c release --product canopyd
 	swift build -c release --product canopy
 	.build/release/canopyd
+
+## Install what is missing (also nats-server), build, and run 3 NATS servers and 3 canopyd in cluster mode on
+## 127.0.0.1:7701-7703 with the example trees (docs/cluster.md); Ctrl-C stops them.
+cluster:
+	@bash scripts/setup.sh --cluster
+	swift build -c release --product canopyd
+	swift build -c release --product canopy
+	python3 scripts/cluster.py
 
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
@@ -29,6 +37,7 @@ test:
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	python3 Tests/e2e/program_inspector_test.py .build/debug/canopyd artifacts/program-inspector
 	python3 Tests/e2e/cluster_test.py .build/debug/canopyd artifacts/cluster
+	python3 Tests/e2e/cluster_script_smoke.py .build/debug/canopyd .build/debug/canopy
 	swift test --disable-xctest
 
 ## Install what is missing to build and run (Debian: pkg-config, libwebsockets-dev, libsqlite3-dev, libnats-dev).

