@@ -38,7 +38,7 @@ public final class KeyValue: @unchecked Sendable {  // the kvStore is used only 
     public let bucket: String
     let jetStream: JetStream
     let store: OpaquePointer
-    private var streamName: String { "KV_\(bucket)" }
+    var streamName: String { "KV_\(bucket)" }
 
     init(jetStream: JetStream, config: KeyValueConfig) throws(NATSError) {
         self.jetStream = jetStream
@@ -100,6 +100,26 @@ public final class KeyValue: @unchecked Sendable {  // the kvStore is used only 
         try write(key, value, expected: revision)
     }
 
+    /// `update` without waiting, so that many keys can be written at once (a daemon renewing a thousand leases):
+    /// `completion` is called once, with the new revision or the error `update` would throw (`.retryable` after
+    /// `timeout`, by default the connection's `jetStreamTimeout`), on the JetStream context's reply thread (keep it
+    /// short).
+    public func updateAsync(
+        _ key: String, value: [UInt8], revision: UInt64, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<UInt64, KeyValueError>) -> Void
+    ) {
+        do { try Self.check(key, "write \(key) in \(bucket)") } catch { return completion(.failure(.failed(error))) }
+        do {
+            try jetStream.publishAsync(
+                subject(key), payload: value, expectedLastSubjectSequence: revision, timeout: timeout
+            ) { result in
+                completion(result.map(\.sequence).mapError { Self.classify($0, key: key) })
+            }
+        } catch {
+            completion(.failure(Self.classify(error, key: key)))
+        }
+    }
+
     /// Deletes the key (a delete marker); with `revision`, only if that is still its latest (releasing a lease one
     /// still holds). - Throws: `.wrongRevision` when a checked delete finds a newer revision.
     public func delete(_ key: String, revision: UInt64? = nil) throws(KeyValueError) {
@@ -118,11 +138,16 @@ public final class KeyValue: @unchecked Sendable {  // the kvStore is used only 
                 subject(key), payload: value, headers: headers, expectedLastSubjectSequence: expected
             ).sequence
         } catch {
-            switch error {
-            case .fenced(_, let expected, let error): throw .wrongRevision(key: key, expected: expected, error)
-            case .retryable(let error): throw .retryable(error)
-            case .failed(let error): throw .failed(error)
-            }
+            throw Self.classify(error, key: key)
+        }
+    }
+
+    /// A write's publish error as the bucket's.
+    private static func classify(_ error: PublishError, key: String) -> KeyValueError {
+        switch error {
+        case .fenced(_, let expected, let error): .wrongRevision(key: key, expected: expected, error)
+        case .retryable(let error): .retryable(error)
+        case .failed(let error): .failed(error)
         }
     }
 
@@ -130,7 +155,7 @@ public final class KeyValue: @unchecked Sendable {  // the kvStore is used only 
         error.isTransient ? .retryable(error) : .failed(error)
     }
 
-    private static func isDeleteMarker(_ message: NATSMessage) -> Bool {
+    static func isDeleteMarker(_ message: NATSMessage) -> Bool {
         ["DEL", "PURGE"].contains(message.headers["KV-Operation"] ?? "")
     }
 

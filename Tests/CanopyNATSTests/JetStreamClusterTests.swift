@@ -156,6 +156,78 @@ struct JetStreamClusterTests {
         try leasesA.create("tree-a", value: bytes("daemon-a"))
     }
 
+    @Test("a KV watch reads each key's latest write, then every write as it is made, deletes included")
+    func watchKeyValue() throws {
+        let cluster = try TestCluster()
+        defer { cluster.shutdown() }
+        let a = try JetStream(connect(cluster, server: 0, name: "daemon-a"))
+        let b = try JetStream(connect(cluster, server: 1, name: "daemon-b"))
+        let config = KeyValueConfig(bucket: "watched", replicas: 3)
+        let kvA = try untilNotTransient("create the bucket") { try a.keyValue(config) }
+        let kvB = try untilNotTransient("open the bucket") { try b.keyValue(config) }
+        try writable(kvA, probe: "probe")
+        try kvA.delete("probe")
+        let first = try kvA.create("tree.one", value: bytes("a"))
+        let renewed = try kvA.update("tree.one", value: bytes("a"), revision: first)
+        let two = try kvA.create("two", value: bytes("a"))
+
+        // What is stored: the latest write of each key (history 1), in stream order; the older write is gone.
+        let watch = try untilNotTransient("start a watch") { try kvB.watch() }
+        defer { watch.close() }
+        var seen: [KeyValueChange] = []
+        while seen.count < 3, let change = try watch.next(timeout: .seconds(5)) { seen.append(change) }
+        #expect(seen == [
+            KeyValueChange(key: "probe", value: nil, revision: seen.first?.revision ?? 0),
+            KeyValueChange(key: "tree.one", value: bytes("a"), revision: renewed),
+            KeyValueChange(key: "two", value: bytes("a"), revision: two),
+        ])
+        #expect(try watch.next(timeout: .milliseconds(200)) == nil, "nothing else is stored")
+
+        // Then each write as it happens, from any client: an update, a delete, a create over the delete marker.
+        let moved = try kvA.update("two", value: bytes("b"), revision: two)
+        try kvA.delete("tree.one", revision: renewed)
+        let again = try kvB.create("tree.one", value: bytes("b"))
+        var live: [KeyValueChange] = []
+        while live.count < 3, let change = try watch.next(timeout: .seconds(5)) { live.append(change) }
+        #expect(live.map(\.key) == ["two", "tree.one", "tree.one"])
+        #expect(live.map(\.value) == [bytes("b"), nil, bytes("b")])
+        #expect(live.first?.revision == moved && live.last?.revision == again)
+    }
+
+    @Test("asynchronous updates: many keys renewed at once, each answered once; a stale revision is refused")
+    func updateManyKeysAtOnce() throws {
+        let cluster = try TestCluster()
+        defer { cluster.shutdown() }
+        let jetStream = try JetStream(connect(cluster))
+        let kv = try untilNotTransient("create the bucket") {
+            try jetStream.keyValue(KeyValueConfig(bucket: "renewed", replicas: 3))
+        }
+        try writable(kv, probe: "probe")
+        let keys = (0..<200).map { "tree-\($0)" }
+        let revisions = try keys.map { try kv.create($0, value: bytes("a")) }
+        let answers = Mutex<[String: [Result<UInt64, KeyValueError>]]>([:])
+        let done = DispatchGroup()
+        for (key, revision) in zip(keys, revisions) {
+            done.enter()
+            // The first key is sent with a stale revision: it must be refused, the others renewed.
+            kv.updateAsync(key, value: bytes("a"), revision: key == keys[0] ? revision - 1 : revision) { result in
+                answers.withLock { $0[key, default: []].append(result) }
+                done.leave()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success, "every update is answered")
+        let all = answers.withLock { $0 }
+        #expect(all.count == keys.count && all.values.allSatisfy { $0.count == 1 }, "each answered once")
+        var refused = false
+        if case .failure(.wrongRevision(let key, _, _)) = all[keys[0]]?.first { refused = key == keys[0] }
+        #expect(refused, "a stale revision fails with .wrongRevision: \(String(describing: all[keys[0]]))")
+        for (key, revision) in zip(keys, revisions).dropFirst() {
+            let renewed = try? all[key]?.first?.get()
+            #expect(renewed.map { $0 > revision } == true, "\(key)")
+            #expect(try kv.get(key)?.revision == renewed, "\(key)")
+        }
+    }
+
     @Test("reading a subject from a sequence returns its messages in order with their headers, then follows it")
     func readFromSequence() throws {
         let cluster = try TestCluster()
