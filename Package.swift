@@ -137,7 +137,7 @@ let package = Package(
             name: "CanopyServerTests",
             dependencies: [
                 "CanopyServer", "CanopyWebSocket", "CanopyStore", "CanopySupport", "CanopyClient", "CanopyCore",
-                "CanopyScript", "CanopyViews", "CanopyTestSupport", .product(name: "Yams", package: "Yams"),
+                "CanopyScript", "CanopyViews", "CanopyNATS", "CanopyTestSupport", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict),
         // Against a real 3-server JetStream cluster on loopback that each test starts (nats-server from setup.sh --test).

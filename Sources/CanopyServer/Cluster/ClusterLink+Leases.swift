@@ -10,35 +10,103 @@ import Foundation
 /// daemon to create the key; that daemon reads the tree's stream up to its last message, then sequences it. The
 /// lease decides who *should* commit; the expected-sequence check of each publish is what makes a deposed owner's
 /// commit fail.
+///
+/// Two threads: the renewer, which renews every lease held at once (asynchronous writes) every third of the lease
+/// time, and the keeper, which takes free leases over — a takeover may wait seconds for the reader, and must not
+/// hold up the renewals of the leases already held.
 extension ClusterLink {
-    /// The lease keeper's thread.
-    func keepLeases() {
-        let pause = useconds_t(max(settings.leaseSeconds * 1_000_000 / 3, 100_000))
+    /// The lease renewer's thread.
+    func renewLeasesUntilStopped() {
+        let period = Double(settings.leaseSeconds) / 3
         while !shared.withLock({ $0.stopped }) {
-            renewLeases()
-            takeFreeLeases()
-            usleep(pause)
+            let started = ProtocolRunner.monotonicSeconds()
+            renewLeases(within: period)
+            let rest = period - (ProtocolRunner.monotonicSeconds() - started)
+            if rest > 0 { usleep(useconds_t(rest * 1_000_000)) }
         }
     }
 
-    private func renewLeases() {
+    /// The lease keeper's thread: takeovers, asking only about leases the watch does not show renewed.
+    func keepLeases() {
+        let pause = useconds_t(max(settings.leaseSeconds * 1_000_000 / 3, 100_000))
+        var sightings = LeaseSightings()
+        var watch: KeyValueWatch?
+        while !shared.withLock({ $0.stopped }) {
+            watch = readLeaseChanges(watch, into: &sightings)
+            takeFreeLeases(sightings)
+            usleep(pause)
+        }
+        watch?.close()
+    }
+
+    /// Feeds `sightings` the lease writes the watch read since the last round; opens the watch when there is none,
+    /// and drops it when it fails (the next round opens another; meanwhile every lease is asked about).
+    private func readLeaseChanges(_ watch: KeyValueWatch?, into sightings: inout LeaseSightings) -> KeyValueWatch? {
+        guard let watch = watch ?? (try? leases.watch()) else { return nil }
+        if !sightings.watching { sightings.started() }
+        do throws(NATSError) {
+            while let change = try watch.next(timeout: .milliseconds(1)) {
+                sightings.saw(change, at: ProtocolRunner.monotonicSeconds())
+            }
+            return watch
+        } catch {
+            logger.notice("cluster: the lease watch failed, every lease is asked about until another runs: \(error)")
+            watch.close()
+            sightings.lost()
+            return nil
+        }
+    }
+
+    /// Renews every lease held whose last renewal was answered, all writes in flight at once (each may take up to
+    /// the lease time to be answered); waits for the answers at most `seconds`.
+    private func renewLeases(within seconds: Double) {
         let name = Array(settings.name.utf8)
-        for (tree, lease) in shared.withLock({ $0.owned }) {
-            let now = ProtocolRunner.monotonicSeconds()
-            switch Result(catching: { () throws(KeyValueError) in
-                try leases.update(tree, value: name, revision: lease.revision)
-            }) {
-            case .success(let revision):
+        let sent = ProtocolRunner.monotonicSeconds()
+        let due = shared.withLock { state in
+            let due = state.owned.filter { !state.renewing.contains($0.key) }
+            state.renewing.formUnion(due.keys)
+            return due
+        }
+        let answered = DispatchGroup()
+        for (tree, lease) in due {
+            answered.enter()
+            leases.updateAsync(tree, value: name, revision: lease.revision, timeout: .seconds(settings.leaseSeconds)) {
+                [self] result in
+                shared.withLock { _ = $0.renewing.remove(tree) }
+                renewed(tree, lease, sent: sent, result)
+                answered.leave()
+            }
+        }
+        _ = answered.wait(timeout: .now() + seconds)
+    }
+
+    /// A renewal's answer (the JetStream reply thread). A renewal counts from when it was sent.
+    private func renewed(
+        _ tree: String, _ lease: (revision: UInt64, renewed: Double), sent: Double,
+        _ result: Result<UInt64, KeyValueError>
+    ) {
+        switch result {
+        case .success(let revision):
+            shared.withLock { state in
+                if state.owned[tree]?.revision == lease.revision { state.owned[tree] = (revision, sent) }
+            }
+        case .failure(.retryable(let error)), .failure(.failed(let error)):
+            // No answer: it may have been renewed. Past the lease time another daemon may own the tree.
+            if ProtocolRunner.monotonicSeconds() - lease.renewed > Double(settings.leaseSeconds) {
+                lose(tree, "its lease could not be renewed for \(settings.leaseSeconds) s (\(error.description))")
+            }
+        case .failure(let error):
+            // A renewal that went unanswered may have been stored after all: then the key holds this daemon's name
+            // at a newer revision, which is the lease's. Anything else: another daemon took it.
+            io.async { [self] in
+                let name = Array(settings.name.utf8)
+                guard let entry = try? leases.get(tree), entry.value == name else {
+                    return lose(tree, "its lease was taken over (\(error))")
+                }
                 shared.withLock { state in
-                    if state.owned[tree] != nil { state.owned[tree] = (revision, now) }
+                    guard state.owned[tree]?.revision == lease.revision else { return }
+                    state.owned[tree] = (entry.revision, lease.renewed)
                 }
-            case .failure(.retryable(let error)), .failure(.failed(let error)):
-                // No answer: it may have been renewed. Past the lease time another daemon may own the tree.
-                if now - lease.renewed > Double(settings.leaseSeconds) {
-                    lose(tree, "its lease could not be renewed for \(settings.leaseSeconds) s (\(error.description))")
-                }
-            case .failure(let error):
-                lose(tree, "its lease was taken over (\(error))")
             }
         }
     }
@@ -52,11 +120,17 @@ extension ClusterLink {
         }
     }
 
-    /// Tries to take the lease of every held tree that has none; reads each taken tree up to its subject's last
-    /// message before sequencing it.
-    private func takeFreeLeases() {
+    /// Tries to take the lease of every held tree that has none and whose lease may be free (by the watch's
+    /// sightings); reads each taken tree up to its subject's last message before sequencing it.
+    private func takeFreeLeases(_ sightings: LeaseSightings) {
         let name = Array(settings.name.utf8)
-        let candidates = shared.withLock { state in state.held.filter { state.owned[$0] == nil } }
+        let now = ProtocolRunner.monotonicSeconds()
+        let candidates = shared.withLock { state in
+            state.held.filter { tree in
+                state.owned[tree] == nil
+                    && sightings.mayBeFree(tree, name: name, leaseSeconds: Double(settings.leaseSeconds), now: now)
+            }
+        }
         for tree in candidates.sorted() {
             guard let entry = Result(catching: { () throws(NATSError) in try leases.get(tree) }).ok else { continue }
             var revision: UInt64

@@ -34,6 +34,8 @@ final class ClusterLink: @unchecked Sendable {
         var position: UInt64 = 0
         /// Leases this daemon holds: their revision and when they were last renewed.
         var owned: [String: (revision: UInt64, renewed: Double)] = [:]
+        /// Leases whose renewal is under way (one at a time per lease: each expects the previous one's revision).
+        var renewing: Set<String> = []
         var stopped = false
     }
     let shared = Mutex(Shared())
@@ -142,6 +144,9 @@ final class ClusterLink: @unchecked Sendable {
         let reader = Thread { [self] in readStream(from: loaded.position + 1) }
         reader.name = "canopyd.cluster.reader"
         reader.start()
+        let renewer = Thread { [self] in renewLeasesUntilStopped() }
+        renewer.name = "canopyd.cluster.renewer"
+        renewer.start()
         let keeper = Thread { [self] in keepLeases() }
         keeper.name = "canopyd.cluster.leases"
         keeper.start()
