@@ -17,6 +17,8 @@ Scenarios, in order, on the same cluster (each restores a full cluster after its
   lease leader kill -9  kill -9 of the NATS server leading the lease bucket, then a tree created on each daemon at
                         once: each is created once the bucket has a leader again (or answered `unavailable` and
                         created when sent again), never refused as existing
+  recreate              a tree deleted through a follower and created again through a third daemon as soon as it
+                        has read the deletion (five times): created, never refused as existing
   stale owner           SIGSTOP of the owner for 3 x lease_seconds while another daemon takes over; edits sent to
                         the stale daemon are never committed divergently and succeed once it follows again
   restart from nothing  SIGTERM d3, delete its data, 30 edits via d1, start d3: it serves every tree at the same
@@ -898,6 +900,42 @@ async def scenario_lease_leader_kill(env):
     return None
 
 
+async def listed(daemon, tree):
+    conn = await Session.open(daemon.url, f"list@{daemon.name}")
+    try:
+        answer = await conn.request({"type": "listTrees", "rid": "ls"}, has_rid("ls"))
+        return any(t.get("tree") == tree for t in answer.get("trees") or [])
+    finally:
+        await conn.close()
+
+
+async def scenario_recreate(env):
+    """A tree owned by d1, deleted through d2, created again through d3 as soon as d3 has read the deletion."""
+    d1, d2, d3 = env.daemons
+    for attempt in range(1, 6):
+        tree = f"recreated-{attempt}"
+        await env.create(d1, tree)
+        await wait_until_listed(d2, tree, 10)
+        await wait_until_listed(d3, tree, 10)
+        conn = await Session.open(d2.url, "admin@d2")
+        try:
+            deleted = await conn.request({"type": "deleteTree", "tree": tree, "rid": "del"}, has_rid("del"), 20)
+        finally:
+            await conn.close()
+        check(f"recreate {attempt}: deleteTree through d2 (a follower)", deleted.get("type") == "deleted", deleted)
+        deadline = now() + 10
+        while await listed(d3, tree):
+            if now() > deadline:
+                raise RuntimeError(f"d3 still lists {tree} 10 s after its deletion")
+            await asyncio.sleep(0.01)
+        sent = now()
+        answers, answered = await create_through_election(d3, tree, now() + 60)
+        say(f"  {tree}: created again through d3: {' → '.join(answers)} in {answered - sent:.2f} s")
+        # The old life's lease, which d1 releases a moment after the deletion, must not make the id look taken.
+        check(f"recreate {attempt}: created again through d3 at once", answers[-1] == "created", answers)
+    return None
+
+
 async def scenario_stale_owner(env):
     """SIGSTOP of the owner for 3 x lease_seconds; another daemon takes over; the stale one must not diverge."""
     d1, d2, d3 = env.daemons
@@ -1065,6 +1103,7 @@ SCENARIOS = [  # name, function, seconds it may take at most (a passing run take
     ("owner kill -9", scenario_owner_kill, 75),
     ("stream leader kill -9", scenario_stream_leader_kill, 90),
     ("lease leader kill -9", scenario_lease_leader_kill, 90),
+    ("recreate", scenario_recreate, 90),
     ("stale owner", scenario_stale_owner, 110),
     ("large tree", scenario_large_tree, 60),
     ("restart from nothing", scenario_restart_from_nothing, 60),

@@ -86,11 +86,13 @@ extension ClusterLink {
             trees[id]!.versions = VersionIndex()
             trees[id]!.created = 0
             trees[id]!.durableSequence = 0
-            shared.withLock {
-                $0.held.remove(id)
-                $0.owned[id] = nil
+            let lease = shared.withLock { state in
+                state.held.remove(id)
+                return state.owned.removeValue(forKey: id)
             }
             responders.removeValue(forKey: id)?.stop()
+            // Deleted through another daemon: the lease goes now, or a new tree of the id would wait for it to expire.
+            if let lease { io.async { [leases] in try? leases.delete(id, revision: lease.revision) } }
         }
         return out
     }
