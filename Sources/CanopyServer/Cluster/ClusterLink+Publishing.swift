@@ -134,7 +134,7 @@ extension ClusterLink {
                     return state.owned.removeValue(forKey: id)
                 }
                 responders.removeValue(forKey: id)?.stop()
-                if lease != nil { io.async { [leases] in try? leases.delete(id) } }
+                if let lease { io.async { [leases] in try? leases.delete(id, revision: lease.revision) } }
             case .append(_, let version, _, _, _):
                 trees[id]!.versions.note(version, ack.sequence)
             }
@@ -177,22 +177,32 @@ extension ClusterLink {
     /// Takes the lease of a tree being created (io queue). A `retryable` answer is tried again every 25 ms for up
     /// to `publishGiveUpSeconds`: the bucket's stream has no leader for a moment after it is made and during
     /// elections, and that is no reason to call the id taken. A key that exists and holds this daemon's name is its
-    /// own earlier attempt, stored after all (names are unique in a cluster): it is taken, not held elsewhere.
+    /// own earlier attempt, stored after all (names are unique in a cluster): it is taken, not held elsewhere. A key
+    /// held by another daemon may be the lease of a tree of that id just deleted, which its owner no longer renews
+    /// and is about to release: the id is taken only once the holder renews it (within a third of the lease time),
+    /// and free once the key is gone (released, or expired after the lease time).
     private func takeLeaseForCreation(_ id: String) -> CreationLease {
         let name = Array(settings.name.utf8)
         let started = ProtocolRunner.monotonicSeconds()
+        var heldAt: UInt64?  // the revision another daemon held the key at when first seen
         while true {
             switch Result(catching: { () throws(KeyValueError) in try leases.create(id, value: name) }) {
             case .success(let revision):
                 shared.withLock { $0.owned[id] = (revision, ProtocolRunner.monotonicSeconds()) }
                 return .taken
             case .failure(.exists):
-                if let entry = try? leases.get(id), entry.value == name {
+                let entry = try? leases.get(id)  // nil: gone meanwhile (create again), or not readable now
+                if let entry, entry.value == name {
                     shared.withLock { $0.owned[id] = (entry.revision, ProtocolRunner.monotonicSeconds()) }
                     return .taken
                 }
-                logger.notice("cluster: tree \(id): not created: another daemon holds its lease")
-                return .heldElsewhere
+                let renewed = entry.map { entry in heldAt.map { $0 != entry.revision } ?? false } ?? false
+                if renewed || ProtocolRunner.monotonicSeconds() - started > Double(settings.leaseSeconds) + 1 {
+                    logger.notice("cluster: tree \(id): not created: another daemon holds its lease")
+                    return .heldElsewhere
+                }
+                heldAt = heldAt ?? entry?.revision
+                usleep(50_000)
             case .failure(.retryable(let error))
             where ProtocolRunner.monotonicSeconds() - started < Self.publishGiveUpSeconds:
                 logger.debug("cluster: tree \(id): lease for its creation, again: \(error.description)")
