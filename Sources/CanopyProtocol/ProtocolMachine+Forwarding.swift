@@ -56,7 +56,9 @@ extension ProtocolMachine {
     /// The owner's answer to a forwarded batch (the message its machine sent), or why none came. A rejection or a
     /// duplicate goes to the author as it is; an accepted diff does not — it reaches this daemon through the tree's
     /// stream, and the author with it (`replicated`), exactly once. `resent`: the runner sent the batch again after
-    /// an owner did not answer, so a duplicate answer is its own first copy's, which the stream delivers.
+    /// an owner did not answer, so a duplicate answer naming this batch's author is its own first copy's, which the
+    /// stream delivers; one naming another author (the client sent it through another session first, then
+    /// reconnected here) reaches the author only as this answer.
     public mutating func forwardAnswered(
         _ batch: ForwardedBatch, _ answer: Result<[UInt8], StoreFailure>, resent: Bool = false
     ) -> [ProtocolAction] {
@@ -66,7 +68,9 @@ extension ProtocolMachine {
             guard let json = try? JSONParser.parse(bytes: bytes, maxDepth: 4096), json["type"]?.string != nil else {
                 return [.log(.error, "tree \(batch.tree): the owner's answer to a forwarded batch is not a message")]
             }
-            if json["type"]?.string == "diff" && (json["duplicate"]?.bool != true || resent) { return [] }
+            let duplicate = json["duplicate"]?.bool == true
+            let ownFirstCopy = duplicate && resent && json["author"]?.string == batch.author
+            if json["type"]?.string == "diff" && (!duplicate || ownFirstCopy) { return [] }
             if json["type"]?.string == "rejected" { counters.editsRejected += 1 }
             if json["duplicate"]?.bool == true { counters.editsDuplicate += 1 }
             return [.send(batch.session, OutgoingMessage(bytes: bytes, headroom: configuration.headroom))]

@@ -274,6 +274,31 @@ import Testing
         #expect(Self.sameTree(a, b))
     }
 
+    /// A client's edit was committed through another daemon, which died; the client sent it again here, and the
+    /// owner answers the resent copy with a duplicate naming the first session. The stream delivered the diff to that
+    /// session, not here: this answer is the only one the author gets (the randomized fault test found it dropped).
+    /// A duplicate naming this batch's own author is its first copy's, which the stream delivers: dropped.
+    @Test func aDuplicateOfACopySentThroughAnotherSessionReachesTheAuthor() {
+        var a = Self.owner()
+        let creation = Self.created(&a)
+        var b = Self.follower("d2/", of: creation)
+        b.open(1)
+        _ = b.send(1, ["type": "hello", "client": "writer"])
+        guard let batch = Self.forwards(b.send(1, Self.edit(seq: 1, value: 4, rid: "r"))).first else {
+            Issue.record("the edit was not forwarded")
+            return
+        }
+        func duplicate(by author: String) -> [UInt8] {
+            Array(#"{"type":"diff","tree":"demo","version":1,"author":"\#(author)","seq":1,"duplicate":true,"ops":[]}"#.utf8)
+        }
+        let elsewhere = b.machine.forwardAnswered(batch, .success(duplicate(by: "d3/s9")), resent: true)
+        var sent: [(SessionID, [UInt8])] = []
+        for action in elsewhere { if case .send(let s, let message) = action { sent.append((s, message.bytes)) } }
+        #expect(sent.map(\.0) == [1])
+        #expect(sent.first.map { Self.json($0.1)["author"] } == "d3/s9")
+        #expect(b.machine.forwardAnswered(batch, .success(duplicate(by: "d2/s1")), resent: true).isEmpty)
+    }
+
     /// A follower forwards a batch, takes the tree over before the owner answered, and its resent request reaches
     /// itself: its own commit is not read back from the stream, so the author here gets the diff at the release —
     /// once, and the answer (a plain diff) adds nothing.
