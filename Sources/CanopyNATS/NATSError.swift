@@ -83,6 +83,10 @@ public enum PublishError: Error, Sendable, CustomStringConvertible {
     /// does not mean someone else won: the publish in process can be the caller's own previous one, already
     /// acknowledged (seen with one sequential publisher, about once in a thousand publishes). The retry settles it:
     /// it is stored, or fenced with 10071 if another publisher's message is now the subject's last.
+    ///
+    /// And JetStream error 10158 ("duplicate message id is in process"): a copy with the same message ID — the
+    /// caller's own earlier attempt, resent after a timeout — is being stored right now. The retry is answered as a
+    /// duplicate with that copy's sequence (the randomized fault test saw a batch given up on 10158 and stored).
     case retryable(NATSError)
     /// Anything else (no such stream, message too large, bad subject, closed connection, wrong message ID
     /// expectation): retrying the same publish will fail the same way.
@@ -92,12 +96,16 @@ public enum PublishError: Error, Sendable, CustomStringConvertible {
     public static let wrongLastSequenceCode = 10071
     /// JetStream's "wrong last sequence" (no number): a publish to the subject is still in process on the leader.
     public static let subjectBusyCode = 10164
+    /// JetStream's "duplicate message id is in process": a copy with the same message ID is being stored.
+    public static let duplicateInProcessCode = 10158
 
     static func classify(_ error: NATSError, subject: String, expected: UInt64?) -> PublishError {
         // nats.c reports "no responders" to a JetStream publish as error code 10076 (JetStream not enabled); the
         // status tells the truth, so it is checked first.
         if error.isNoResponders { return .retryable(error) }
-        if error.jetStreamCode == subjectBusyCode { return .retryable(error) }
+        if error.jetStreamCode == subjectBusyCode || error.jetStreamCode == duplicateInProcessCode {
+            return .retryable(error)
+        }
         if error.jetStreamCode == wrongLastSequenceCode, let expected {
             return .fenced(subject: subject, expected: expected, error)
         }
