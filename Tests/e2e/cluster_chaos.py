@@ -68,7 +68,6 @@ import re
 import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
 
@@ -1047,15 +1046,7 @@ def main():
         args.seed = random.SystemRandom().randrange(1, 1 << 31)
     args.binary = os.path.abspath(args.binary)
     keep = args.artifacts is not None
-    folder = os.path.abspath(args.artifacts) if keep else tempfile.mkdtemp(prefix="canopy-chaos-")
-    os.makedirs(folder, exist_ok=True)
-    if keep:  # a previous run's daemon data and stores would be loaded by this run
-        for name in NAMES:
-            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
-            for suffix in (".log", ".yaml"):
-                if os.path.exists(os.path.join(folder, name + suffix)):
-                    os.unlink(os.path.join(folder, name + suffix))
-        shutil.rmtree(os.path.join(folder, "nats"), ignore_errors=True)
+    folder = ct.artifact_folder(args.artifacts, "canopy-chaos-")
     LOG = open(os.path.join(folder, "chaos.log"), "w")
     say(f"cluster chaos: seed {args.seed}, {args.rounds} rounds of {args.seconds_per_round:.0f} s, binary "
         f"{args.binary}, artifacts in {folder}")

@@ -1191,20 +1191,28 @@ async def run(binary, folder, keep):
         await cluster.stop()
 
 
+def artifact_folder(path, prefix):
+    """`path` made ready for a run (a previous run's daemon data, logs, configs and NATS stores removed: this run's
+    daemons would load them), or a new temporary folder when `path` is None."""
+    if path is None:
+        return tempfile.mkdtemp(prefix=prefix)
+    folder = os.path.abspath(path)
+    os.makedirs(folder, exist_ok=True)
+    for name in NAMES:
+        shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+        for suffix in (".log", ".yaml"):
+            if os.path.exists(os.path.join(folder, name + suffix)):
+                os.unlink(os.path.join(folder, name + suffix))
+    shutil.rmtree(os.path.join(folder, "nats"), ignore_errors=True)
+    return folder
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     binary = os.path.abspath(sys.argv[1])
     keep = len(sys.argv) > 2
-    folder = os.path.abspath(sys.argv[2]) if keep else tempfile.mkdtemp(prefix="canopy-cluster-")
-    os.makedirs(folder, exist_ok=True)
-    if keep:  # a previous run's daemon data would be loaded by this run's daemons
-        for name in NAMES:
-            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
-            for suffix in (".log", ".yaml"):
-                if os.path.exists(os.path.join(folder, name + suffix)):
-                    os.unlink(os.path.join(folder, name + suffix))
-        shutil.rmtree(os.path.join(folder, "nats"), ignore_errors=True)
+    folder = artifact_folder(sys.argv[2] if keep else None, "canopy-cluster-")
 
     def on_signal(number, frame):
         raise KeyboardInterrupt
