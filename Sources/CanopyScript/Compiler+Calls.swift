@@ -131,6 +131,7 @@ extension Compiler {
                 }
             }
             if let f = pick(program.functions, n, args, skipSelf: false) { return callFunction(f, args, at, skipSelf: false) }
+            if n == "print" { return printCall(args, at) }
             let full = Compiler.fullName(n, args.map(\.label))
             if let native = Library.shared.functions[full] {
                 return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))
@@ -169,6 +170,22 @@ extension Compiler {
         }
         let value = expr(callee, expected: nil)
         return callValue(value, args, at)
+    }
+
+    /// `print(_:separator:terminator:)`: any number of items, then the optional labelled arguments.
+    private func printCall(_ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
+        var items: [Expr] = []
+        var separator: Expr?
+        var terminator: Expr?
+        for a in args {
+            switch a.label {
+            case nil where separator == nil && terminator == nil: items.append(expr(a.expr, expected: nil))
+            case "separator" where terminator == nil && separator == nil: separator = expr(a.expr, expected: .string)
+            case "terminator" where terminator == nil: terminator = expr(a.expr, expected: .string)
+            default: return bad(a.expr, "print takes items, then 'separator:' and 'terminator:'")
+            }
+        }
+        return PrintExpr(at, items, separator: separator, terminator: terminator)
     }
 
     /// A type written as an expression inside `[T]()` or `[K: V]()`.
@@ -331,9 +348,11 @@ extension Compiler {
         case .opaque(let name):
             if Compiler.viewNames.contains(name) { return viewInit(name, args, node) }
             if name == "Binding" {
-                let get = args.first { $0.label == "get" }.map { expr($0.expr, expected: nil) }
-                let set = args.first { $0.label == "set" }.map { expr($0.expr, expected: nil) }
-                guard get != nil, set != nil else { return bad(node, "Binding takes (get: { … }, set: { … })") }
+                // `Binding(get: { … }, set: { … })`, or with trailing closures: `Binding { … } set: { … }`.
+                let labels = args.map { $0.trailing && $0.label == nil ? "get" : $0.label }
+                guard labels == ["get", "set"] else { return bad(node, "Binding takes (get: { … }, set: { … })") }
+                let get = expr(args[0].expr, expected: nil)
+                let set = expr(args[1].expr, expected: nil)
                 return BindingInitExpr(at, get: get, set: set, constant: nil)
             }
             _ = plainArguments(args)
@@ -347,6 +366,9 @@ extension Compiler {
 
     private func libraryInit(_ name: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax) -> Expr {
         let at = loc(node)
+        if name == "String", args.count == 1, args[0].label == "describing" {
+            return InterpolationExpr(at, [expr(args[0].expr, expected: nil)])
+        }
         if args.isEmpty {
             switch name {
             case "Int": return LiteralExpr(at, .int(0), .int)

@@ -282,10 +282,40 @@ final class InterpolationExpr: Expr {
         var s = ""
         for p in parts {
             let v = try p.eval(m)
-            if case .string(let t) = v { s += t } else { s += m.describe(v) }
+            if case .string(let t) = v { s += t } else { s += m.describe(v, as: p.type) }
         }
         try m.checkCount(s.utf8.count, at: location)
         return .string(s)
+    }
+}
+
+/// `print(items…, separator:, terminator:)`: each item described by its static type, into the machine's output.
+final class PrintExpr: Expr {
+    let items: [Expr]
+    let separator: Expr?
+    let terminator: Expr?
+
+    init(_ location: SourceLocation, _ items: [Expr], separator: Expr?, terminator: Expr?) {
+        self.items = items
+        self.separator = separator
+        self.terminator = terminator
+        super.init(location, .void)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var line = ""
+        let sep = try separator.map { e throws(ScriptFault) in m.describe(try e.eval(m)) } ?? " "
+        for (i, item) in items.enumerated() {
+            if i > 0 { line += sep }
+            let v = try item.eval(m)
+            if case .string(let t) = v.unboxed { line += t } else { line += m.describe(v, as: item.type) }
+        }
+        line += try terminator.map { e throws(ScriptFault) in m.describe(try e.eval(m)) } ?? "\n"
+        try m.charge(1, at: location)
+        guard m.output != nil else { return .null }
+        m.output! += line
+        try m.checkCount(m.output!.utf8.count, at: location)
+        return .null
     }
 }
 

@@ -1,5 +1,5 @@
 /// Global functions beyond the core ones: variadic `min`/`max`, `zip`, `stride`, `precondition`, `assert`,
-/// `print`, operators as functions, and `String`'s initializers.
+/// operators as functions, and `String`'s initializers.
 extension Library {
     func registerGlobals() {
         registerExtremes()
@@ -29,13 +29,6 @@ extension Library {
         function("assertionFailure()") { m, _ throws(ScriptFault) in throw m.fault("Fatal error") }
         function("assertionFailure(_:)") { m, args throws(ScriptFault) in
             throw m.fault("Fatal error: \(m.describe(args[0]))")
-        }
-        // There is no I/O: `print` accepts its arguments and discards them.
-        for n in 0...8 {
-            let items = String(repeating: "_:", count: n)
-            for tail in ["", "separator:", "terminator:", "separator:terminator:"] {
-                function("print(\(items)\(tail))") { _, _ throws(ScriptFault) in .null }
-            }
         }
         registerStringInits()
         // Operators passed as functions: `reduce(0, +)`, `sorted(by: >)`.

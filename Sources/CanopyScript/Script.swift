@@ -31,6 +31,24 @@ public struct Script: @unchecked Sendable {  // the program is immutable once co
         return program.encode(r)
     }
 
+    /// Runs the top-level function `name` (no arguments) and returns what it printed, and the fault that stopped
+    /// it, if one did: the differential test's view of a program, as a terminal shows a `swiftc` build's run.
+    public func run(_ name: String = "main", fuel: Int = 10_000_000) -> (output: String, fault: ScriptFault?) {
+        guard let f = program.functions[name + "()"] else {
+            return ("", ScriptFault(.runtime, "no function \(name)()", at: .unknown))
+        }
+        let m = Machine(fuel: fuel)
+        m.program = program
+        m.output = ""
+        var args: [Value] = []
+        do {
+            _ = try m.call(f, &args, site: f.location)
+            return (m.output ?? "", nil)
+        } catch {
+            return (m.output ?? "", error)
+        }
+    }
+
     /// The value of a static property or top-level constant, encoded.
     public func constant(_ name: String, of type: String? = nil) -> JSON? {
         if let type {
