@@ -111,6 +111,9 @@ final class MethodCallExpr: Expr {
     let fullName: String
     let args: [Argument]
     let natives: NativeSite
+    /// Set when the call names a protocol extension's member that is not a requirement, through that protocol: Swift
+    /// binds it statically to the extension's (this type's copy of it), not to the type's own member of that name.
+    var viaProtocol: String?
     private var cachedType: TypeID = -1
     private var cachedFunction: Function?
 
@@ -144,7 +147,8 @@ final class MethodCallExpr: Expr {
 
     private func userMethod(_ m: Machine, _ t: TypeID) -> Function? {
         if t == cachedType { return cachedFunction }
-        let f = m.program.types[t].methods[fullName]
+        let info = m.program.types[t]
+        let f = viaProtocol.flatMap { info.protocolCopies["\($0).\(fullName)"] } ?? info.methods[fullName]
         cachedType = t
         cachedFunction = f
         return f

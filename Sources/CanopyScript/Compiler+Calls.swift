@@ -109,6 +109,20 @@ extension Compiler {
                 return n == "Text" ? ViewInitExpr(at, "Text", [.prop("text", text)]) : text
             }
             if let target = typeTarget(callee) { return construct(target, args, c, expected: expected) }
+            // Inside a copy of a protocol extension's member: the extension's own non-requirement members are bound
+            // statically, as Swift binds them.
+            if let via = copying, let sid = context.selfType {
+                let copies = program.types[sid].protocolCopies.filter { $0.key.hasPrefix(via.name + ".") }
+                    .reduce(into: [String: Function]()) { $0[String($1.key.dropFirst(via.name.count + 1))] = $1.value }
+                if let f = pick(copies, n, args, skipSelf: true), staticallyBound(f.name.afterDot, in: via) != nil {
+                    if f.isStatic { return callFunction(f, args, at, skipSelf: false) }
+                    if !context.isStatic, let me = variable("self", at) {
+                        let call = methodCall(me, f, args, at)
+                        (call as? MethodCallExpr)?.viaProtocol = via.name
+                        return call
+                    }
+                }
+            }
             if let sid = context.selfType {
                 var scope: TypeID? = sid
                 var first = true
@@ -288,9 +302,21 @@ extension Compiler {
         }
         let mayMutate = mutatingNames.contains(n)
         let full = Compiler.fullName(n, labels)
-        return MethodCallExpr(
+        let call = MethodCallExpr(
             at, receiver: receiver, place: mayMutate ? receiver.place : nil, name: n, fullName: full, args: compiled,
             natives: site, memberType(receiver.type, n, args: compiled.map(\.expr)))
+        if case .named(let id) = receiver.type.unwrapped, program.types[id].kind == .protocolType {
+            call.viaProtocol = staticallyBound(full, in: program.types[id])?.name
+        }
+        return call
+    }
+
+    /// The protocol whose extension declares `member` when `member` is not a requirement of `p` or of a protocol it
+    /// refines: a call through `p` then runs that extension's member, whatever the value's type declares.
+    func staticallyBound(_ member: String, in p: TypeInfo) -> TypeInfo? {
+        let family = [p] + p.conformances.compactMap { program.type(named: $0) }.filter { $0.kind == .protocolType }
+        if family.contains(where: { $0.requirements.contains(member) }) { return nil }
+        return family.first { $0.extensionMembers[member] != nil }
     }
 
     private func closureArity(_ e: ExprSyntax) -> Int {
@@ -313,7 +339,7 @@ extension Compiler {
             if case .dictionary(_, let v) = receiver { return .function([v], .unknown) }
         default: break
         }
-        if arity == 2, case .tuple(let parts) = element, parts.count == 2 { return .function(parts, .unknown) }
+        if arity == 2, case .tuple(let parts, _) = element, parts.count == 2 { return .function(parts, .unknown) }
         return .function([element], .unknown)
     }
 

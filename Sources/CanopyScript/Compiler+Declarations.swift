@@ -225,7 +225,7 @@ extension Compiler {
         switch name {
         case "Int": return .int
         case "String": return .string
-        case "Double", "CGFloat", "Float": return .double
+        case "Double", "CGFloat": return .double
         default: return nil
         }
     }
@@ -245,10 +245,18 @@ extension Compiler {
         if let v = decl.as(VariableDeclSyntax.self) {
             let isStatic = v.modifiers.contains { ["static", "class"].contains($0.name.text) }
             for b in v.bindings {
+                if info.kind == .protocolType, let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                    if isRequirement(b) {
+                        info.requirements.insert(name)
+                    } else if info.name != "View" {
+                        info.extensionMembers[name] = ExtensionMember(
+                            decl: DeclSyntax(v), binding: b, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
+                    }
+                }
                 if isStatic {
                     declareConstant(b, owner: info, decl: v)
                 } else if b.accessorBlock != nil {
-                    declareComputed(b, in: info, generics: generics)
+                    info.methods[b.pattern.trimmedDescription] = declareComputed(b, in: info, generics: generics)
                 } else if info.kind == .structure {
                     declareField(b, in: info, decl: v, generics: generics)
                 } else if info.kind != .protocolType {
@@ -259,9 +267,16 @@ extension Compiler {
             let isStatic = f.modifiers.contains { ["static", "class"].contains($0.name.text) }
             if f.body == nil {
                 if info.kind != .protocolType { error(f, "function '\(f.name.text)' needs a body") }
+                info.requirements.insert(Compiler.fullName(f.name.text, f.signature.parameterClause.parameters.map {
+                    $0.firstName.text == "_" ? nil : $0.firstName.text
+                }))
                 return
             }
             let fn = declareFunction(f, in: info, isStatic: isStatic)
+            if info.kind == .protocolType, info.name != "View" {
+                info.extensionMembers[fn.name.afterDot] = ExtensionMember(
+                    decl: decl, binding: nil, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
+            }
             if isStatic { info.staticMethods[fn.name.afterDot] = fn } else { info.methods[fn.name.afterDot] = fn }
         } else if let i = decl.as(InitializerDeclSyntax.self) {
             if i.body == nil { return }
@@ -331,10 +346,22 @@ extension Compiler {
         }
     }
 
-    private func declareComputed(_ b: PatternBindingSyntax, in info: TypeInfo, generics: Set<String>) {
+    /// A property requirement: `var name: String { get }` (accessors without bodies).
+    private func isRequirement(_ b: PatternBindingSyntax) -> Bool {
+        guard let block = b.accessorBlock else { return b.initializer == nil }
+        if case .accessors(let list) = block.accessors { return list.allSatisfy { $0.body == nil } }
+        return false
+    }
+
+    /// A computed property's getter, as a method of `info` (the caller decides where it is registered).
+    @discardableResult
+    private func declareComputed(_ b: PatternBindingSyntax, in info: TypeInfo, generics: Set<String>) -> Function? {
         guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
             let accessors = b.accessorBlock
-        else { return error(b, "a computed property needs a simple name") }
+        else {
+            error(b, "a computed property needs a simple name")
+            return nil
+        }
         let fn = Function(name: "\(info.name).\(name)", location: loc(b))
         fn.hasSelf = true
         fn.parameterCount = 1
@@ -342,7 +369,6 @@ extension Compiler {
         fn.parameterLabels = [nil]
         fn.parameterTypes = [selfTypeRef(info)]
         fn.returnType = b.typeAnnotation.map { resolveType($0.type, in: info.id, generics: generics) } ?? .unknown
-        info.methods[name] = fn
         var getterBody: CodeBlockItemListSyntax?
         switch accessors.accessors {
         case .getter(let items): getterBody = items
@@ -358,15 +384,18 @@ extension Compiler {
                 }
             }
         }
-        guard let body = getterBody else { return }
+        guard let body = getterBody else { return fn }
         let marked = b.parent?.parent?.as(VariableDeclSyntax.self)?.attributes.contains {
             $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder"
         } ?? false
         compileLater { c in
             // A view's `body` is a `@ViewBuilder`, as the `View` protocol declares it.
             fn.isBuilder = marked || (name == "body" && c.isViewTypeID(info.id))
-            c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics)
+            c.quietIfCopied(info.id) {
+                c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics)
+            }
         }
+        return fn
     }
 
     /// A static property or a top-level `let`: a constant computed once.
@@ -408,6 +437,9 @@ extension Compiler {
                     c.setConstantType(name, owner: owner, type)
                 }
             }
+        } else if type.isOptional, decl.bindingSpecifier.text == "var" {
+            // Swift starts an optional `var` without an initializer as `nil` (`static var defaultValue: Message?`).
+            cell.initializer = LiteralExpr(loc(b), .null, type)
         } else {
             return error(b, "'\(name)' needs an initial value")
         }
@@ -501,6 +533,7 @@ extension Compiler {
             // The most refined protocol first: its defaults win over those of the protocols it refines.
             let protocols = t.conformances.compactMap { program.type(named: $0) }.filter { $0.kind == .protocolType }
                 .sorted { ($0.conformances.count, $1.name) > ($1.conformances.count, $0.name) }
+            for pt in protocols { copyExtensionMembers(of: pt, into: t) }
             for pt in protocols {
                 // A stored property meets a property requirement (`var name: String { get }`) itself.
                 for (n, f) in pt.methods where t.methods[n] == nil && t.fieldIndex[n] == nil { t.methods[n] = f }
@@ -509,6 +542,32 @@ extension Compiler {
                     t.staticConstants[n] = c
                     t.staticTypes[n] = pt.staticTypes[n]
                 }
+            }
+        }
+    }
+
+    /// Compiles `pt`'s extension members again as members of `t` (once): `Self`, static members and requirements
+    /// inside them then mean `t`'s, as Swift's dispatch through the protocol's witness gives. A member `t` does not
+    /// declare itself becomes `t`'s; every copy is kept for calls through the protocol.
+    private func copyExtensionMembers(of pt: TypeInfo, into t: TypeInfo) {
+        let saved = (converter, inPrelude)
+        defer { (converter, inPrelude) = saved }
+        let generics = Set(t.genericParameters)
+        for (n, member) in pt.extensionMembers.sorted(by: { $0.key < $1.key }) where t.protocolCopies["\(pt.name).\(n)"] == nil {
+            converter = member.converter
+            inPrelude = member.inPrelude
+            var copy: Function?
+            if let f = member.decl.as(FunctionDeclSyntax.self) {
+                copy = declareFunction(f, in: t, isStatic: member.isStatic, copying: pt)
+            } else if let b = member.binding, !member.isStatic {
+                copy = declareComputed(b, in: t, generics: generics)
+            }
+            guard let copy else { continue }
+            t.protocolCopies["\(pt.name).\(n)"] = copy
+            if member.isStatic {
+                if t.staticMethods[n] == nil && t.staticConstants[n] == nil { t.staticMethods[n] = copy }
+            } else if t.methods[n] == nil && t.fieldIndex[n] == nil {
+                t.methods[n] = copy
             }
         }
     }

@@ -62,11 +62,17 @@ extension Compiler {
         if let t = e.as(TupleExprSyntax.self) {
             if t.elements.count == 1, t.elements.first!.label == nil { return expr(t.elements.first!.expression, expected: expected) }
             var types: [TypeRef] = []
-            if case .tuple(let ts)? = expected { types = ts }
+            var labels: [String?] = []
+            if case .tuple(let ts, let ls)? = expected {
+                types = ts
+                labels = ls
+            }
             let items = t.elements.enumerated().map { i, el in
                 expr(el.expression, expected: i < types.count ? types[i] : nil)
             }
-            return TupleExpr(at, items, .tuple(items.map(\.type)))
+            let written = t.elements.map { $0.label?.text }
+            if written.contains(where: { $0 != nil }) { labels = written }
+            return TupleExpr(at, items, .tuple(items.map(\.type), labels: labels))
         }
         if let a = e.as(ArrayExprSyntax.self) {
             var element: TypeRef?
@@ -248,9 +254,29 @@ extension Compiler {
     }
 
     static let libraryTypeNames: [String: String] = [
-        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Float": "Double", "Bool": "Bool", "String": "String",
+        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String",
         "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
     ]
+
+    /// A type alias used as a callee or a static member's base (`Value(popCount: 0)` in a key with
+    /// `typealias Value = Pop`): what it names.
+    private func aliasTarget(_ name: String) -> TypeTarget? {
+        guard !name.contains(".") else { return nil }
+        var scope = context.selfType
+        var found: TypeRef?
+        while let s = scope, found == nil {
+            found = program.types[s].aliases[name]
+            scope = program.types[s].parent
+        }
+        switch found ?? aliases[name] {
+        case .named(let id)?: return .program(program.types[id])
+        case .int?: return .library("Int")
+        case .double?: return .library("Double")
+        case .string?: return .library("String")
+        case .bool?: return .library("Bool")
+        default: return nil
+        }
+    }
 
     func typeTarget(_ e: ExprSyntax) -> TypeTarget? {
         var text = e.trimmedDescription.replacingAll(" ", with: "")
@@ -258,6 +284,11 @@ extension Compiler {
         if let d = e.as(DeclReferenceExprSyntax.self), context.lookupLocal(d.baseName.text) != nil { return nil }
         if e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self) || e.is(GenericSpecializationExprSyntax.self) {
             if text == "Self", let s = context.selfType { return .program(program.types[s]) }
+            if Compiler.unsupportedNumberTypes.contains(text) {
+                error(e, Compiler.unsupportedNumberMessage(text))
+                return .library("Double")
+            }
+            if let alias = aliasTarget(text) { return alias }
             if let lib = Compiler.libraryTypeNames[text] {
                 if let t = program.type(named: lib), !t.staticConstants.isEmpty || !t.staticMethods.isEmpty {
                     return .program(t)
@@ -338,6 +369,11 @@ extension Compiler {
             return BindingMemberExpr(at, base: base, name: n, n == "wrappedValue" ? .unknown : .opaque("Binding"))
         }
         switch base.type {
+        case .metatype(let t):
+            // `key.defaultValue` with `key: T.Type`: the static property of the type the value names.
+            var type = TypeRef.unknown
+            if case .named(let id) = t { type = program.types[id].staticTypes[n] ?? .unknown }
+            return MetatypeMemberExpr(at, base: base, name: n, type)
         case .named(let id):
             let info = program.types[id]
             if let fi = info.fieldIndex[n] {
@@ -357,8 +393,10 @@ extension Compiler {
             if Library.shared.site(n, labels: [], trailing: 0, property: true)[.null] == nil {
                 return bad(node, "value of optional type '\(program.name(of: base.type))' must be unwrapped to refer to member '\(n)'; use '?.' or '!'")
             }
-        case .tuple(let items):
-            if let i = Int(n), i < items.count { return DynamicMemberExpr(at, base: base, name: n).typed(items[i]) }
+        case .tuple(let items, let labels):
+            if let i = Int(n) ?? labels.firstIndex(of: n), i < items.count {
+                return DynamicMemberExpr(at, base: base, name: String(i)).typed(items[i])
+            }
         default: break
         }
         let site = Library.shared.site(n, labels: [], trailing: 0, property: true)
@@ -402,7 +440,7 @@ extension Compiler {
             "replacingOccurrences":
             return .string
         case "split", "components": return .array(.string)
-        case "enumerated": return .array(.tuple([.int, element]))
+        case "enumerated": return .array(.tuple([.int, element], labels: ["offset", "element"]))
         case "mapValues":
             if case .dictionary(let k, _) = receiver { return .dictionary(k, closureResult) }
         case "merging": return receiver

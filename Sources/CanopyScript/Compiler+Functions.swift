@@ -7,7 +7,7 @@ extension Compiler {
         base + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     }
 
-    func declareFunction(_ f: FunctionDeclSyntax, in owner: TypeInfo?, isStatic: Bool) -> Function {
+    func declareFunction(_ f: FunctionDeclSyntax, in owner: TypeInfo?, isStatic: Bool, copying via: TypeInfo? = nil) -> Function {
         var generics = Set(owner?.genericParameters ?? [])
         for g in f.genericParameterClause?.parameters ?? [] { generics.insert(g.name.text) }
         let params = f.signature.parameterClause.parameters
@@ -38,9 +38,24 @@ extension Compiler {
         guard let body = f.body else { return fn }
         let ownerID = owner?.id
         compileLater { c in
-            c.compileBody(fn, body.statements, selfType: ownerID, isStatic: fn.isStatic, mutating: fn.isMutating, generics: generics)
+            c.copying = via
+            defer { c.copying = nil }
+            c.quietIfCopied(ownerID) {
+                c.compileBody(fn, body.statements, selfType: ownerID, isStatic: fn.isStatic, mutating: fn.isMutating, generics: generics)
+            }
         }
         return fn
+    }
+
+    /// Compiles a protocol extension's own member: when types conform, each compiles its copy (where `Self` and the
+    /// requirements are known) and reports its problems there, so the protocol's own compile stays quiet.
+    func quietIfCopied(_ owner: TypeID?, _ body: () -> Void) {
+        guard let owner, program.types[owner].kind == .protocolType, program.types[owner].name != "View",
+            program.types.contains(where: { !$0.protocolCopies.isEmpty && $0.conforms(to: program.types[owner].name) })
+        else { return body() }
+        let before = diagnostics.count
+        body()
+        diagnostics.removeSubrange(before...)
     }
 
     func declareInit(_ i: InitializerDeclSyntax, in owner: TypeInfo, generics: Set<String>) -> Function {

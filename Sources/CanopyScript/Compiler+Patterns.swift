@@ -11,7 +11,7 @@ extension Compiler {
         if p.is(WildcardPatternSyntax.self) { return .wildcard }
         if let t = p.as(TuplePatternSyntax.self) {
             var types: [TypeRef] = []
-            if case .tuple(let ts) = type { types = ts }
+            if case .tuple(let ts, _) = type { types = ts }
             return .tuple(
                 t.elements.enumerated().map { i, e in
                     bindingPattern(e.pattern, type: i < types.count ? types[i] : .unknown, mutable: mutable)
@@ -34,7 +34,7 @@ extension Compiler {
         }
         if let t = p.as(TuplePatternSyntax.self) {
             var types: [TypeRef] = []
-            if case .tuple(let ts) = subject { types = ts }
+            if case .tuple(let ts, _) = subject { types = ts }
             return .tuple(
                 t.elements.enumerated().map { i, e in
                     pattern(e.pattern, subject: i < types.count ? types[i] : .unknown, binding: binding)
@@ -60,7 +60,7 @@ extension Compiler {
         }
         if let t = e.as(TupleExprSyntax.self), t.elements.count > 1 {
             var types: [TypeRef] = []
-            if case .tuple(let ts) = subject { types = ts }
+            if case .tuple(let ts, _) = subject { types = ts }
             return .tuple(
                 t.elements.enumerated().map { i, el in
                     exprPattern(el.expression, subject: i < types.count ? types[i] : .unknown, binding: binding)

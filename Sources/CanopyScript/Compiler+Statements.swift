@@ -311,7 +311,7 @@ extension Compiler {
         switch t {
         case .array(let e), .set(let e): return e
         case .range: return .int
-        case .dictionary(let k, let v): return .tuple([k, v])
+        case .dictionary(let k, let v): return .tuple([k, v], labels: ["key", "value"])
         case .string: return .string
         default: return .unknown
         }

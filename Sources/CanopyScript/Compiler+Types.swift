@@ -33,7 +33,8 @@ extension Compiler {
         if let tu = t.as(TupleTypeSyntax.self) {
             let items = tu.elements.map { resolveType($0.type, in: owner, generics: generics, quiet: quiet) }
             if items.isEmpty { return .void }
-            return items.count == 1 ? items[0] : .tuple(items)
+            let labels = tu.elements.map { $0.firstName?.text }
+            return items.count == 1 ? items[0] : .tuple(items, labels: labels.contains { $0 != nil } ? labels : [])
         }
         if let f = t.as(FunctionTypeSyntax.self) {
             return .function(
@@ -73,8 +74,11 @@ extension Compiler {
     ) -> TypeRef {
         if generics.contains(name) { return .generic(name) }
         switch name {
-        case "Int", "Int64", "Int32", "UInt", "Int8", "Int16", "UInt8", "UInt32", "UInt64": return .int
-        case "Double", "CGFloat", "Float", "Float64", "TimeInterval": return .double
+        case "Int", "Int64": return .int
+        case "Double", "CGFloat", "Float64", "TimeInterval": return .double
+        case _ where Compiler.unsupportedNumberTypes.contains(name):
+            if !quiet { error(node, Compiler.unsupportedNumberMessage(name)) }
+            return .unknown
         case "Bool": return .bool
         case "String", "Substring", "Character", "AttributedString", "LocalizedStringKey", "LocalizedStringResource":
             return .string
@@ -139,6 +143,17 @@ extension Compiler {
             scope = program.types[s].parent
         }
         return program.type(named: name)
+    }
+
+    /// Number types Canopy does not compute in: their results would differ from Swift's (`Float(1) / 3` prints
+    /// 0.33333334, `Int8(127) + 1` traps), so they are refused rather than run as `Double` or `Int`.
+    static let unsupportedNumberTypes: Set<String> = [
+        "Float", "Float32", "Float16", "Float80", "Int8", "Int16", "Int32", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    ]
+
+    static func unsupportedNumberMessage(_ name: String) -> String {
+        let instead = name.hasPrefix("Float") ? "Double (or CGFloat)" : "Int"
+        return "'\(name)' is not part of Canopy's Swift subset, which computes with 64-bit Int and Double only; use \(instead)"
     }
 
     /// A key's `Value` when no `typealias` names it: the declared type of `defaultValue`, else the type of

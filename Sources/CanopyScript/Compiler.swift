@@ -24,6 +24,8 @@ package final class Compiler {
     /// Open `?` binds not yet closed by a chain.
     var openChains = 0
     var labels: [String: Int] = [:]
+    /// The protocol whose extension member is being compiled as a conforming type's copy.
+    var copying: TypeInfo?
     /// The `@ViewBuilder` block being compiled, if any.
     var builder: BuilderState?
 
@@ -137,7 +139,6 @@ package final class Compiler {
             for k in ks { program.builtinTypes[k] = t.id }
         }
         program.typeIndex["CGFloat"] = program.typeIndex["Double"]
-        program.typeIndex["Float"] = program.typeIndex["Double"]
         program.typeIndex["ClosedRange"] = program.typeIndex["Range"]
         program.typeIndex["Substring"] = program.typeIndex["String"]
         program.typeIndex["Character"] = program.typeIndex["String"]

@@ -79,6 +79,26 @@ final class ConstantExpr: Expr {
     }
 }
 
+/// A static property read through a metatype value (`key.defaultValue` with `key: T.Type`).
+final class MetatypeMemberExpr: Expr {
+    let base: Expr
+    let name: String
+
+    init(_ location: SourceLocation, base: Expr, name: String, _ type: TypeRef) {
+        self.base = base
+        self.name = name
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        guard case .metatype(.named(let id)) = try base.eval(m).unboxed, let i = m.program.types[id].staticConstants[name]
+        else { throw m.fault("this type has no static property '\(name)'", at: location) }
+        let cell = m.program.cells[i]
+        if let v = cell.value { return v }
+        return try cell.compute(m, at: location)
+    }
+}
+
 /// A constant's value and the expression it is computed from (once, in dependency order, at compile time).
 final class ConstantCell {
     let name: String

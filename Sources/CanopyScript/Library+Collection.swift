@@ -4,13 +4,13 @@ extension Library {
     func registerCollection() {
         member([.array, .set, .dictionary, .range], "first", property: true) { m, v, _ throws(ScriptFault) in
             switch v.unboxed {
-            case .range(let lo, let hi): return lo < hi ? .int(lo) : .null
+            case .range(let lo, let hi, _): return lo < hi ? .int(lo) : .null
             default: return try m.elements(v, at: m.site).first ?? .null
             }
         }
         member([.array, .range], "last", property: true) { m, v, _ throws(ScriptFault) in
             switch v.unboxed {
-            case .range(let lo, let hi): return lo < hi ? .int(hi - 1) : .null
+            case .range(let lo, let hi, _): return lo < hi ? .int(hi - 1) : .null
             default: return try m.array(v).last ?? .null
             }
         }
@@ -41,7 +41,7 @@ extension Library {
             return .array(a.reversed())
         }
         member([.array], "indices", property: true, result: .range) { m, v, _ throws(ScriptFault) in
-            .range(0, try m.array(v).count)
+            .range(0, try m.array(v).count, closed: false)
         }
         member([.array], "joined", result: .unknown) { m, v, _ throws(ScriptFault) in
             try m.joined(m.array(v), separator: nil)
@@ -121,10 +121,10 @@ extension Machine {
     /// A slice of an array or range, given the slice's bounds for the collection's count and the argument.
     func slice(_ v: Value, _ bounds: @escaping (Int, Int) -> Range<Int>) throws(ScriptFault) -> (Int) -> Value {
         switch v.unboxed {
-        case .range(let lo, let hi):
+        case .range(let lo, let hi, _):
             return { k in
                 let r = bounds(hi - lo, k)
-                return .range(lo + r.lowerBound, lo + r.upperBound)
+                return .range(lo + r.lowerBound, lo + r.upperBound, closed: false)
             }
         default:
             let a = try array(v)

@@ -76,35 +76,35 @@ extension Library {
     private func registerRange() {
         member([.range, .doubleRange], "lowerBound", property: true) { m, v, _ throws(ScriptFault) in
             switch v.unboxed {
-            case .range(let lo, _): return .int(lo)
+            case .range(let lo, _, _): return .int(lo)
             case .doubleRange(let lo, _, _): return .double(lo)
             default: throw m.fault("lowerBound needs a range")
             }
         }
-        // A closed integer range is stored half-open, so its upperBound reads one past the last element.
+        // A closed integer range is stored half-open: its upperBound is the last element.
         member([.range, .doubleRange], "upperBound", property: true) { m, v, _ throws(ScriptFault) in
             switch v.unboxed {
-            case .range(_, let hi): return .int(hi)
+            case .range(_, let hi, let closed): return .int(closed ? hi - 1 : hi)
             case .doubleRange(_, let hi, _): return .double(hi)
             default: throw m.fault("upperBound needs a range")
             }
         }
         member([.range, .doubleRange], "isEmpty", property: true, result: .bool) { m, v, _ throws(ScriptFault) in
             switch v.unboxed {
-            case .range(let lo, let hi): return .bool(lo >= hi)
+            case .range(let lo, let hi, _): return .bool(lo >= hi)
             case .doubleRange(let lo, let hi, let closed): return .bool(closed ? false : lo >= hi)
             default: throw m.fault("isEmpty needs a range")
             }
         }
         member([.range], "count", property: true, result: .int) { m, v, _ throws(ScriptFault) in
-            guard case .range(let lo, let hi) = v.unboxed else { throw m.fault("count needs a range") }
+            guard case .range(let lo, let hi, _) = v.unboxed else { throw m.fault("count needs a range") }
             let (n, o) = hi.subtractingReportingOverflow(lo)
             if o { throw m.fault("arithmetic overflow") }
             return .int(n)
         }
         member([.range, .doubleRange], "contains", [nil], result: .bool) { m, v, args throws(ScriptFault) in
             switch v.unboxed {
-            case .range(let lo, let hi):
+            case .range(let lo, let hi, _):
                 if case .int(let x) = args[0].unboxed { return .bool(lo <= x && x < hi) }
                 let x = try m.double(args[0])
                 return .bool(Double(lo) <= x && x < Double(hi))

@@ -23,9 +23,12 @@ extension Machine {
         case .set(let e):
             guard case .set(let s) = v.unboxed else { return describe(v) }
             return "Set([" + s.elements.map { debugDescribe($0, as: e) }.joined(separator: ", ") + "])"
-        case .tuple(let ts):
+        case .tuple(let ts, let labels):
             guard case .tuple(let parts) = v.unboxed, parts.count == ts.count else { return describe(v) }
-            return "(" + zip(parts, ts).map { debugDescribe($0, as: $1) }.joined(separator: ", ") + ")"
+            let shown = parts.indices.map { i in
+                (i < labels.count ? labels[i].map { "\($0): " } ?? "" : "") + debugDescribe(parts[i], as: ts[i])
+            }
+            return "(" + shown.joined(separator: ", ") + ")"
         default:
             break
         }

@@ -70,7 +70,7 @@ extension Machine {
             }
             return name + "(" + parts.joined(separator: ", ") + ")"
         case .tuple(let t): return "(" + t.map { quoted($0) }.joined(separator: ", ") + ")"
-        case .range(let a, let b): return "\(a)..<\(b)"
+        case .range(let a, let b, let closed): return closed ? "\(a)...\(b - 1)" : "\(a)..<\(b)"
         case .doubleRange(let a, let b, let closed): return "\(a)\(closed ? "..." : "..<")\(b)"
         case .function: return "(Function)"
         case .view(let v): return v.type
@@ -175,7 +175,7 @@ extension Machine {
             case .int(let i):
                 guard i >= 0, i < a.count else { throw fault("Index out of range", at: location) }
                 return a[i]
-            case .range(let lo, let hi):
+            case .range(let lo, let hi, _):
                 guard lo >= 0, hi <= a.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .array(Array(a[lo..<hi]))
             default: break
@@ -190,7 +190,7 @@ extension Machine {
                 return v
             }
         case .string(let s):
-            if case .range(let lo, let hi) = key {
+            if case .range(let lo, let hi, _) = key {
                 let chars = Array(s)
                 guard lo >= 0, hi <= chars.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .string(String(chars[lo..<hi]))
@@ -207,7 +207,7 @@ extension Machine {
         switch seq.unboxed {
         case .array(let a):
             for v in a where !(try body(v)) { return }
-        case .range(let lo, let hi):
+        case .range(let lo, let hi, _):
             var i = lo
             while i < hi {
                 if !(try body(.int(i))) { return }

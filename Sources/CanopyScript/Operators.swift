@@ -225,12 +225,12 @@ extension Machine {
             case .greaterEqual: return .bool(x >= y)
             case .halfOpen:
                 guard x <= y else { throw fault("Range requires lowerBound <= upperBound", at: location) }
-                return .range(x, y)
+                return .range(x, y, closed: false)
             case .closed:
                 guard x <= y else { throw fault("Range requires lowerBound <= upperBound", at: location) }
                 let (u, o) = y.addingReportingOverflow(1)
                 if o { throw fault("arithmetic overflow", at: location) }
-                return .range(x, u)
+                return .range(x, u, closed: true)
             case .bitAnd: return .int(x & y)
             case .bitOr: return .int(x | y)
             case .bitXor: return .int(x ^ y)

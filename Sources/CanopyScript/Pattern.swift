@@ -22,7 +22,7 @@ indirect enum Pattern {
         case .value(let e):
             let p = try e.eval(m)
             switch p {
-            case .range(let lo, let hi):
+            case .range(let lo, let hi, _):
                 guard let x = v.number else { return false }
                 return x >= Double(lo) && x < Double(hi)
             case .doubleRange(let lo, let hi, let closed):

@@ -1,3 +1,4 @@
+import SwiftSyntax
 /// A compiled program: its types, functions and constants, ready to run. Immutable once compiled, so one program
 /// serves every tree and thread that uses it; running state lives in a `Machine`.
 public final class Program: @unchecked Sendable {  // immutable after compilation; machines only read it
@@ -37,7 +38,9 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
         case .dictionary(let k, let v): return "[\(name(of: k)): \(name(of: v))]"
         case .set(let e): return "Set<\(name(of: e))>"
         case .optional(let w): return "\(name(of: w))?"
-        case .tuple(let ts): return "(" + ts.map { name(of: $0) }.joined(separator: ", ") + ")"
+        case .tuple(let ts, let labels):
+            let parts = ts.indices.map { i in (i < labels.count ? labels[i].map { "\($0): " } ?? "" : "") + name(of: ts[i]) }
+            return "(" + parts.joined(separator: ", ") + ")"
         case .named(let id): return types[id].name
         case .function(let ps, let r): return "(" + ps.map { name(of: $0) }.joined(separator: ", ") + ") -> " + name(of: r)
         case .range: return "Range<Int>"
@@ -79,6 +82,14 @@ package final class TypeInfo {
     package var hasExplicitInit = false
     /// Enclosing type, for nested types.
     package var parent: TypeID?
+    /// A protocol's requirements by full name (`name()`, `symbol`): members a conforming type's own
+    /// implementation replaces even when called through the protocol.
+    package var requirements: Set<String> = []
+    /// A protocol's extension members, kept as source so each conforming type gets its own copy.
+    var extensionMembers: [String: ExtensionMember] = [:]
+    /// A conforming type's copies of its protocols' extension members, by `Protocol.member`: what a call through
+    /// the protocol runs for this type (Swift binds a member that is not a requirement statically).
+    package var protocolCopies: [String: Function] = [:]
 
     package init(id: TypeID, name: String, kind: Kind, location: SourceLocation) {
         self.id = id
@@ -88,6 +99,16 @@ package final class TypeInfo {
     }
 
     package func conforms(to p: String) -> Bool { conformances.contains(p) }
+}
+
+/// A member declared in a protocol extension, compiled again for every conforming type so that `Self`, its static
+/// members and its requirements mean that type's, as in Swift.
+struct ExtensionMember {
+    var decl: DeclSyntax
+    var binding: PatternBindingSyntax?
+    var isStatic: Bool
+    var converter: SourceLocationConverter
+    var inPrelude: Bool
 }
 
 /// A `#Preview`: the function that builds the previewed view, and the preview modifiers its traits apply.

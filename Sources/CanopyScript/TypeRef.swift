@@ -11,7 +11,8 @@ public indirect enum TypeRef: Hashable, Sendable {
     case dictionary(TypeRef, TypeRef)
     case set(TypeRef)
     case optional(TypeRef)
-    case tuple([TypeRef])
+    /// Element types, and their labels when any is labelled (`(quotient: Int, remainder: Int)`).
+    case tuple([TypeRef], labels: [String?] = [])
     /// A struct, enum or protocol the program (or the prelude) declares.
     case named(TypeID)
     case function([TypeRef], TypeRef)

@@ -15,8 +15,9 @@ package enum Value: @unchecked Sendable {  // holds functions and boxes, which o
     /// An enum case of the program: its type, the case's index, its associated values.
     case enumCase(TypeID, Int, [Value])
     case tuple([Value])
-    /// `a..<b` (closed ranges are stored half-open) over integers.
-    case range(Int, Int)
+    /// `a..<b` or `a...b` over integers, stored half-open (`1...3` is `range(1, 4, closed: true)`); `closed` keeps
+    /// what was written, for `upperBound` and printing.
+    case range(Int, Int, closed: Bool)
     /// `a...b` or `a..<b` over doubles (`closed` tells which).
     case doubleRange(Double, Double, closed: Bool)
     case function(Callable)
@@ -80,7 +81,7 @@ extension Value: Hashable {
         case (.record(let t, let x), .record(let u, let y)): return t == u && x == y
         case (.enumCase(let t, let c, let x), .enumCase(let u, let d, let y)): return t == u && c == d && x == y
         case (.tuple(let x), .tuple(let y)): return x == y
-        case (.range(let a1, let b1), .range(let a2, let b2)): return a1 == a2 && b1 == b2
+        case (.range(let a1, let b1, let c1), .range(let a2, let b2, let c2)): return a1 == a2 && b1 == b2 && c1 == c2
         case (.doubleRange(let a1, let b1, let c1), .doubleRange(let a2, let b2, let c2)):
             return a1 == a2 && b1 == b2 && c1 == c2
         case (.function(let x), .function(let y)): return x === y
@@ -114,7 +115,7 @@ extension Value: Hashable {
             h.combine(c)
             h.combine(f)
         case .tuple(let f): h.combine(f)
-        case .range(let a, let b):
+        case .range(let a, let b, _):
             h.combine(a)
             h.combine(b)
         case .doubleRange(let a, let b, let c):

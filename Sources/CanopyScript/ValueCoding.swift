@@ -65,7 +65,7 @@ extension Program {
                 }
             }
             return .success(.dictionary(d))
-        case .tuple(let ts):
+        case .tuple(let ts, _):
             guard let items = json.array, items.count == ts.count else { return fail(name(of: t)) }
             var out: [Value] = []
             for (i, item) in items.enumerated() {
@@ -81,7 +81,7 @@ extension Program {
             guard let lo = json["lowerBound"]?.number, let hi = json["upperBound"]?.number, let l = Int(exactly: lo),
                 let h = Int(exactly: hi), l <= h
             else { return fail("a range {\"lowerBound\",\"upperBound\"}") }
-            return .success(.range(l, h))
+            return .success(.range(l, h, closed: false))
         case .void, .function, .metatype:
             return fail(name(of: t))
         }
@@ -197,7 +197,8 @@ extension Program {
             if let raw = info.cases[c].rawValue { return encode(raw) }
             if payload.isEmpty { return .string(info.cases[c].name) }
             return ["case": .string(info.cases[c].name), "values": .array(payload.map(encode))]
-        case .range(let a, let b): return ["lowerBound": .int(Int64(a)), "upperBound": .int(Int64(b))]
+        case .range(let a, let b, let closed):
+            return ["lowerBound": .int(Int64(a)), "upperBound": .int(Int64(closed ? b - 1 : b))]
         case .doubleRange(let a, let b, _): return ["lowerBound": .double(a), "upperBound": .double(b)]
         case .function, .metatype, .keyPath: return .null
         case .box(let b): return encode(b.value)

@@ -155,16 +155,16 @@ extension ProgramTree {
 
     func lowerBound(_ r: Value) -> Double? {
         switch r {
-        case .range(let lo, _): return Double(lo)
+        case .range(let lo, _, _): return Double(lo)
         case .doubleRange(let lo, _, _): return lo
         default: return nil
         }
     }
 
-    /// The upper bound of a closed range (integer ranges are stored half-open).
+    /// The largest value in a range (integer ranges are stored half-open).
     func upperBound(_ r: Value) -> Double? {
         switch r {
-        case .range(_, let hi): return Double(hi - 1)
+        case .range(_, let hi, _): return Double(hi - 1)
         case .doubleRange(_, let hi, _): return hi
         default: return nil
         }

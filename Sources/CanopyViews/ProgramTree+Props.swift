@@ -10,10 +10,6 @@ extension ProgramTree {
             guard let j = try propJSON(value) else { continue }
             o[label] = j
         }
-        if v.type == "Stepper" || v.type == "Slider", case .range(let lo, let hi)? = v.prop("in") {
-            // Their ranges are closed; integer ranges are stored half-open.
-            o["in"] = ["lowerBound": .int(Int64(lo)), "upperBound": .int(Int64(hi - 1))]
-        }
         return o
     }
 

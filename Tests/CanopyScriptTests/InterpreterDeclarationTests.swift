@@ -79,7 +79,7 @@ import Testing
         #expect(result(source) == ["m", "km", "1", "1000"])
     }
 
-    @Test(.disabled("static members of Self in a protocol extension are bound statically: no Self at run time"))
+    @Test
     func protocolExtensionStaticsDispatchOnSelf() throws {
         let source = """
             protocol Unit {
@@ -98,6 +98,41 @@ import Testing
             func f() -> [String] { [Meter.label(2), Kilo.label(3)] }
             """
         #expect(result(source) == ["2m", "3000km"])
+    }
+
+    /// swiftc prints the same: a member only the extension declares is bound statically through the protocol, a
+    /// requirement dynamically; inside the extension, `Self`'s requirements are the conforming type's.
+    @Test func protocolExtensionMembersDispatchAsSwiftDoes() throws {
+        let source = """
+            protocol Greeter { func greet() -> String }
+            extension Greeter {
+                func greet() -> String { "hello" }
+                func name() -> String { "extension" }
+                func both() -> String { greet() + "/" + name() }
+            }
+            struct A: Greeter {
+                func greet() -> String { "A" }
+                func name() -> String { "A-name" }
+            }
+            struct B: Greeter {}
+            protocol Unit { static var symbol: String { get } }
+            extension Unit {
+                static func scale() -> Int { 1 }
+                static func label(_ n: Int) -> String { "\\(n * scale())\\(symbol)" }
+            }
+            struct Kilo: Unit { static var symbol: String { "km" }; static func scale() -> Int { 1000 } }
+            func main() {
+                let a = A()
+                let g: Greeter = a
+                print(a.name(), g.name(), a.both(), g.both(), B().both())
+                let all: [Greeter] = [A(), B()]
+                for x in all { print(x.greet(), x.name()) }
+                print(Kilo.label(3), Kilo.scale())
+            }
+            """
+        let r = try Script.compile(source).run()
+        #expect(r.fault == nil)
+        #expect(r.output == "A-name extension A/extension A/extension hello/extension\nA extension\nhello extension\n3km 1000\n")
     }
 
     @Test func computedPropertiesMethodsAndMutatingMethods() throws {

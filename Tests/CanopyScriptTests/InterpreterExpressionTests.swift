@@ -194,7 +194,7 @@ import Testing
         #expect(result(source) == [15, 20, 15, 5, 10, 1, 16, 1, 0, 0])
     }
 
-    @Test(.disabled("static members through a metatype value (key.defaultValue with key: T.Type) are not looked up"))
+    @Test
     func metatypeOfAKey() throws {
         let source = """
             struct K: PreferenceKey {

@@ -206,7 +206,7 @@ import Testing
         #expect(result(source) == "xy124")
     }
 
-    @Test(.disabled("tuple types carry no labels: t.quotient of (quotient: Int, remainder: Int) is unknown"))
+    @Test
     func labeledTupleElements() throws {
         let source = """
             func divide(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) { (a / b, a % b) }

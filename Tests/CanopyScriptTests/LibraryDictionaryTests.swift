@@ -133,12 +133,12 @@ func pair(_ k: String, _ v: Int) -> Value { .tuple([.string(k), .int(v)]) }
     }
 
     @Test func ranges() throws {
-        let r = Value.range(2, 6)
+        let r = Value.range(2, 6, closed: false)
         #expect(try l.get(r, "count") == .int(4))
         #expect(try l.get(r, "lowerBound") == .int(2))
         #expect(try l.get(r, "upperBound") == .int(6))
         #expect(try l.get(r, "isEmpty") == .bool(false))
-        #expect(try l.get(.range(3, 3), "isEmpty") == .bool(true))
+        #expect(try l.get(.range(3, 3, closed: false), "isEmpty") == .bool(true))
         #expect(try l.call(r, "contains", [nil], [.int(5)]) == .bool(true))
         #expect(try l.call(r, "contains", [nil], [.int(6)]) == .bool(false))
         #expect(try l.call(r, "map", [nil], [double]) == ints([4, 6, 8, 10]))
@@ -147,15 +147,15 @@ func pair(_ k: String, _ v: Int) -> Value { .tuple([.string(k), .int(v)]) }
         #expect(try l.call(r, "reduce", [nil, nil], [.int(0), add]) == .int(14))
         #expect(try l.get(r, "first") == .int(2))
         #expect(try l.get(r, "last") == .int(5))
-        #expect(try l.call(r, "dropFirst") == .range(3, 6))
-        #expect(try l.call(r, "prefix", [nil], [.int(2)]) == .range(2, 4))
+        #expect(try l.call(r, "dropFirst") == .range(3, 6, closed: false))
+        #expect(try l.call(r, "prefix", [nil], [.int(2)]) == .range(2, 4, closed: false))
         let closed = Value.doubleRange(0, 1, closed: true)
         #expect(try l.call(closed, "contains", [nil], [.double(1)]) == .bool(true))
         #expect(try l.call(.doubleRange(0, 1, closed: false), "contains", [nil], [.double(1)]) == .bool(false))
         #expect(try l.call(closed, "contains", [nil], [.double(0.5)]) == .bool(true))
         #expect(try l.get(closed, "upperBound") == .double(1))
         // `first(where:)` stops early, so a huge range costs only what it visits.
-        #expect(try l.call(.range(0, .max), "first", ["where"], [closure { a in .bool(a[0] == .int(10)) }])
+        #expect(try l.call(.range(0, .max, closed: false), "first", ["where"], [closure { a in .bool(a[0] == .int(10)) }])
             == .int(10))
     }
 }

@@ -132,9 +132,38 @@ let greater = closure { a in
             == "Fatal error: x")
     }
 
-    @Test func printDiscards() throws {
-        #expect(try l.function("print(_:)", [.string("hello")]) == .null)
-        #expect(try l.function("print(_:_:separator:)", [.int(1), .int(2), .string(",")]) == .null)
+    /// What swiftc 6.3.1's build of the same program printed.
+    @Test func printShowsWhatSwiftPrints() throws {
+        let script = try Script.compile(
+            """
+            struct P { var x: Int; var name: String; var d: Double = 2 }
+            enum E { case a, b(Int, label: String) }
+            func main() {
+                let o: Int? = 5
+                let n: Int? = nil
+                let d: Double = 3
+                print(o, n, d, [1, 2], ["a"], [o, n])
+                print(P(x: 1, name: "q"), E.a, E.b(1, label: "z"))
+                print("x", "y", separator: "-", terminator: "!\\n")
+                print(String(describing: o), "\\(o)")
+                print((1, "s"), (quotient: 2, remainder: 1))
+            }
+            """)
+        let run = script.run()
+        #expect(run.fault == nil)
+        #expect(
+            run.output == """
+                Optional(5) nil 3.0 [1, 2] ["a"] [Optional(5), nil]
+                P(x: 1, name: "q", d: 2.0) a b(1, label: "z")
+                x-y!
+                Optional(5) Optional(5)
+                (1, "s") (quotient: 2, remainder: 1)
+
+                """)
+    }
+
+    @Test func printInADaemonGoesNowhere() throws {
+        #expect(try run("func f() -> Int { print(\"hello\"); return 1 }") == 1)
     }
 
     @Test func stringInitializers() throws {

@@ -1,0 +1,84 @@
+import CanopyCore
+import Testing
+
+@testable import CanopyScript
+
+/// The spellings the seeds' programs and real keys use, each as `swiftc` accepts and runs it.
+@Suite struct SeedSpellingTests {
+    @Test func anOptionalStaticVarWithoutAnInitializerIsNil() throws {
+        let source = """
+            struct Message: Equatable { var text: String; var priority: Int }
+            struct PriorityKey: PreferenceKey {
+                static var defaultValue: Message?
+                static func reduce(value: inout Message?, nextValue: () -> Message?) {
+                    guard let next = nextValue() else { return }
+                    if value == nil || next.priority > value!.priority { value = next }
+                }
+            }
+            func f() -> Bool { PriorityKey.defaultValue == nil }
+            """
+        #expect(try run(source) == true)
+        #expect(try Script.compile(source).constant("defaultValue", of: "PriorityKey") == .null)
+    }
+
+    @Test func aNonOptionalStaticVarStillNeedsAValue() {
+        let d = diagnostics("struct K { static var defaultValue: Int }")
+        #expect(d.map(\.message) == ["'defaultValue' needs an initial value"])
+    }
+
+    @Test func aKeysOwnValueAliasNamesItsTypeInTheInitializer() throws {
+        let source = """
+            struct Pops { var popCount: Int }
+            struct PopKey: PreferenceKey {
+                typealias Value = Pops
+                static var defaultValue = Value(popCount: 0)
+                static func reduce(value: inout Value, nextValue: () -> Value) { value.popCount += nextValue().popCount }
+            }
+            func f() -> Int { PopKey.defaultValue.popCount }
+            """
+        #expect(try run(source) == 0)
+    }
+
+    @Test func closedRangesAreClosed() throws {
+        let source = """
+            func f() -> [Int] {
+                let r = 1...10
+                return [r.lowerBound, r.upperBound, r.count, (1...3).upperBound, (1..<3).upperBound, r.contains(10) ? 1 : 0]
+            }
+            """
+        #expect(try run(source) == [1, 10, 10, 3, 3, 1])
+        #expect(try Script.compile("func f() -> ClosedRange<Int> { 1...10 }").call("f") == ["lowerBound": 1, "upperBound": 10])
+        let printed = try Script.compile(#"func main() { print(1...3, 0..<2, "\(2...4)") }"#).run().output
+        #expect(printed == "1...3 0..<2 2...4\n")
+    }
+
+    @Test func floatAndSmallIntegersAreRefusedNotComputedAsDouble() {
+        #expect(diagnostics("func f() -> Float { Float(1) / 3 }").first?.message.contains("'Float' is not part of") == true)
+        #expect(diagnostics("func f(_ x: Int8) -> Int { 0 }").first?.message.contains("use Int") == true)
+    }
+
+    @Test func labelledTuplesKeepTheirLabels() throws {
+        let source = """
+            func divide(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) { (a / b, a % b) }
+            func main() {
+                let t = divide(9, 4)
+                print(t.quotient, t.remainder, t)
+                let p = (x: 1, y: "a")
+                print(p.y, "\\(p)")
+                for (i, e) in ["a", "b"].enumerated() { print(i, e) }
+                for e in ["z"].enumerated() { print(e.offset, e.element, e) }
+            }
+            """
+        let r = try Script.compile(source).run()
+        #expect(r.fault == nil)
+        #expect(
+            r.output == """
+                2 1 (quotient: 2, remainder: 1)
+                a (x: 1, y: "a")
+                0 a
+                1 b
+                0 z (offset: 0, element: "z")
+
+                """)
+    }
+}
