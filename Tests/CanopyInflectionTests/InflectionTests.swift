@@ -1,4 +1,4 @@
-import CanopyScript
+import CanopyInflection
 import Testing
 
 /// A string literal cut into segments the way the interpreter cuts `AttributedString(localized:)`'s argument.

@@ -8,6 +8,18 @@
 //   demonstratives agree; a span without any is a noun, and its last word agrees.
 // * Anything else (unknown attributes, `inflect: false`, `agreeWithConcept` without concepts): the text is kept.
 
+/// An interpolated argument: what it shows and, when numeric, the value it was formatted from.
+struct InflectionArgument: Equatable {
+    let text: String
+    let number: Double?
+}
+
+/// Output of a span: text or a still-atomic argument, so enclosing spans can find the number.
+enum Piece: Equatable {
+    case text(String)
+    case argument(Int)
+}
+
 /// Applies each span's agreement to its content, innermost spans first.
 struct Agreement {
     let arguments: [InflectionArgument]

@@ -1,8 +1,8 @@
-import CanopyScript
+import CanopyInflection
 import Testing
 
 /// Text that is not a whole `^[…](…)` span shows as written.
-@Suite struct InflectionMarkupTests {
+@Suite struct MarkupTests {
     @Test(arguments: [
         "Plain text", "2^3 = 8", "a ^ b", "x[0] and [link]", "[text](inflect: true)", "^[unclosed",
         "^[text] (inflect: true)", "^[text](inflect: true", "^[text](: true)", "^[text](inflect true)",
