@@ -1,7 +1,7 @@
 // The `^[text](key: value, …)` syntax of Apple's Markdown extension. Anything that does not form a whole span
-// (no matching `]`, no `(` right after it, no closing `)`, an attribute list that does not parse, an argument inside
-// the attribute list) is ordinary text and stays as written; scanning resumes after its `^`, so spans inside it
-// still count.
+// (no matching `]`, no `(` right after it, no closing `)`, an attribute list that does not parse, such as one with an
+// argument anywhere but as a whole value) is ordinary text and stays as written; scanning resumes after its `^`, so
+// spans inside it still count.
 
 /// One unit of the source: a literal character, or an argument, which is atomic (its text is never markup).
 enum MarkupUnit: Equatable {
@@ -70,22 +70,21 @@ struct MarkupParser {
             index += 1
         }
         guard let close, close + 1 < end, units[close + 1] == .char("(") else { return nil }
-        // The attribute list runs to the first `)` outside quotes.
-        var list = ""
+        // The attribute list runs to the first `)` outside quotes; the arguments in it are for its parser to judge.
         var quote: Character?
         index = close + 2
         while index < end {
-            guard case .char(let character) = units[index] else { return nil }
-            if quote == nil && character == ")" { break }
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
+            if case .char(let character) = units[index] {
+                if quote == nil && character == ")" { break }
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "'" || character == "\"" {
+                    quote = character
+                }
             }
-            list.append(character)
             index += 1
         }
-        guard index < end, let attributes = AttributeListParser.parse(list) else { return nil }
+        guard index < end, let attributes = AttributeListParser.parse(units[(close + 2)..<index]) else { return nil }
         return (close, attributes, index + 1)
     }
 }
