@@ -33,12 +33,15 @@ let package = Package(
         // Pure Swift: JSON value, tree, ops, key catalog, evaluator, trace, diff. No C, no I/O, no threads.
         // libm: Double rounding (Int64(exactly:)) links against it, and no Foundation/Glibc import pulls it in.
         .target(name: "CanopyCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift: Foundation's English grammar agreement (`^[…](inflect: true)`, `agreeWithArgument`) applied to
+        // the literal of `AttributedString(localized:)`, as one function from its segments to its characters.
+        .target(name: "CanopyInflection", swiftSettings: strict),
         // Pure Swift on swift-syntax: the Swift subset of PROGRAMS.md compiled to resolved slots and run in a sandbox;
         // custom PreferenceKeys plug into CanopyCore's reducer hook.
         .target(
             name: "CanopyScript",
             dependencies: [
-                "CanopyCore", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                "CanopyCore", "CanopyInflection", .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftOperators", package: "swift-syntax"),
@@ -129,6 +132,7 @@ let package = Package(
         // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyInflectionTests", dependencies: ["CanopyInflection"], swiftSettings: strict),
         .testTarget(name: "CanopyViewsTests", dependencies: ["CanopyViews", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         // What tests that start child processes share (see ChildProcesses).

@@ -1,3 +1,5 @@
+import CanopyInflection
+
 /// A compiled expression: names resolved to slots, members to indexes, before anything runs.
 class Expr {
     let location: SourceLocation

@@ -233,4 +233,25 @@ import Testing
         #expect(try script.call("f", [1]) == "There is 1 error")
         #expect(try script.call("g", [3]) == "3 files left")
     }
+
+    /// A seed's status line: the count interpolated as `agreeWithArgument`'s value is the number "is" agrees with.
+    @Test func attributedStringLocalizedAgreesWithAnInterpolatedArgument() throws {
+        let source = """
+            func f(_ errorCount: Int) -> AttributedString {
+                let status = AttributedString(
+                    localized: "^[There is](agreeWithArgument: \\(errorCount)) ^[\\(errorCount) error](inflect: true)")
+                return status
+            }
+            func g(_ count: Int) -> AttributedString {
+                AttributedString(localized: "^[\\(count) file](inflect: true) ^[was](agreeWithArgument: \\(count)) saved")
+            }
+            """
+        let script = try Script.compile(source)
+        #expect(try script.call("f", [0]) == "There are 0 errors")
+        #expect(try script.call("f", [1]) == "There is 1 error")
+        #expect(try script.call("f", [2]) == "There are 2 errors")
+        #expect(try script.call("f", [3]) == "There are 3 errors")
+        #expect(try script.call("g", [1]) == "1 file was saved")
+        #expect(try script.call("g", [2]) == "2 files were saved")
+    }
 }

@@ -6,7 +6,21 @@
 //   changes, unless an `inflectionAlternative` is given and the span has a word whose form depends on the number.
 // * `agreeWithArgument: n`: the span takes the number of argument n (1-based, in order). Its verbs and
 //   demonstratives agree; a span without any is a noun, and its last word agrees.
+// * `agreeWithArgument: \(count)`, an interpolated argument as the value: the span takes that argument's own number
+//   (Foundation would read its formatted text as an index; docs/inflection.md says why Canopy does not).
 // * Anything else (unknown attributes, `inflect: false`, `agreeWithConcept` without concepts): the text is kept.
+
+/// An interpolated argument: what it shows and, when numeric, the value it was formatted from.
+struct InflectionArgument: Equatable {
+    let text: String
+    let number: Double?
+}
+
+/// Output of a span: text or a still-atomic argument, so enclosing spans can find the number.
+enum Piece: Equatable {
+    case text(String)
+    case argument(Int)
+}
 
 /// Applies each span's agreement to its content, innermost spans first.
 struct Agreement {
@@ -34,17 +48,20 @@ struct Agreement {
     }
 
     private func agree(_ content: [Piece], _ attributes: [String: AttributeValue]) -> [Piece] {
-        var tokens = InflectionToken.split(content)
-        if case .number(let reference)? = attributes["agreeWithArgument"] {
+        switch attributes["agreeWithArgument"] {
+        case .number(let reference)?:
             guard reference == reference.rounded(), reference >= 1, reference <= Double(arguments.count) else {
                 return content
             }
-            let argument = arguments[Int(reference) - 1]
-            guard let value = argument.number else { return content }
-            agreeDependent(&tokens, plural: Self.isPlural(value, shown: argument.text))
-            return InflectionToken.join(tokens)
+            return agree(content, withArgument: Int(reference) - 1)
+        case .argument(let index)?:
+            // `agreeWithArgument: \(count)`: the author wrote the count itself, so the span agrees with it.
+            return agree(content, withArgument: index)
+        default:
+            break
         }
         guard attributes["inflect"] == .bool(true) else { return content }
+        var tokens = InflectionToken.split(content)
         guard let (position, plural) = count(in: tokens) else {
             if case .string(let alternative)? = attributes["inflectionAlternative"],
                 tokens.contains(where: { $0.word.map(EnglishForms.agrees) ?? false })
@@ -54,6 +71,15 @@ struct Agreement {
             return content
         }
         agreePhrase(&tokens, numberAt: position, plural: plural)
+        return InflectionToken.join(tokens)
+    }
+
+    /// The span agreed with the number of the argument at `index`; unchanged when that argument is not a number.
+    private func agree(_ content: [Piece], withArgument index: Int) -> [Piece] {
+        let argument = arguments[index]
+        guard let value = argument.number else { return content }
+        var tokens = InflectionToken.split(content)
+        agreeDependent(&tokens, plural: Self.isPlural(value, shown: argument.text))
         return InflectionToken.join(tokens)
     }
 

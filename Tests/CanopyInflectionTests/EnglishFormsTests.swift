@@ -1,7 +1,7 @@
-import CanopyScript
+import CanopyInflection
 import Testing
 
-@Suite struct InflectionEnglishTests {
+@Suite struct EnglishFormsTests {
     /// (singular, plural) pairs, each checked with 1, 2 and 0 through the markup.
     static let nouns: [(String, String)] = [
         ("error", "errors"), ("bus", "buses"), ("box", "boxes"), ("buzz", "buzzes"), ("church", "churches"),

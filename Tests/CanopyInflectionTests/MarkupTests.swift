@@ -1,8 +1,8 @@
-import CanopyScript
+import CanopyInflection
 import Testing
 
 /// Text that is not a whole `^[…](…)` span shows as written.
-@Suite struct InflectionMarkupTests {
+@Suite struct MarkupTests {
     @Test(arguments: [
         "Plain text", "2^3 = 8", "a ^ b", "x[0] and [link]", "[text](inflect: true)", "^[unclosed",
         "^[text] (inflect: true)", "^[text](inflect: true", "^[text](: true)", "^[text](inflect true)",
@@ -25,11 +25,22 @@ import Testing
         #expect(Inflection.render(segments) == "Say ^[x](inflect: true)")
     }
 
-    @Test func anArgumentInsideTheAttributeListIsNotMarkup() {
+    @Test func anArgumentAsAWholeAttributeValueIsMarkup() {
         let segments: [LocalizedSegment] = [
             .literal("^[is](agreeWithArgument: "), .argument(text: "1", number: 1), .literal(")"),
         ]
-        #expect(Inflection.render(segments) == "^[is](agreeWithArgument: 1)")
+        #expect(Inflection.render(segments) == "is")
+        // Not an attribute Canopy acts on: the markup goes, the text stays.
+        #expect(render("^[\(2) apple](inflect: \("true"))") == "2 apple")
+    }
+
+    @Test func anArgumentAnywhereElseInTheAttributeListIsNotMarkup() {
+        #expect(render("^[is](agreeWithArgument: \(1)0)") == "^[is](agreeWithArgument: 10)")
+        #expect(render("^[is](agreeWithArgument: -\(1))") == "^[is](agreeWithArgument: -1)")
+        #expect(render("^[is](\("inflect"): true)") == "^[is](inflect: true)")
+        #expect(render("^[is](note: '\("x")')") == "^[is](note: 'x')")
+        #expect(render("^[is](note: {a: \(1)})") == "^[is](note: {a: 1})")
+        #expect(render("^[is](agreeWithArgument: \(1) \(2))") == "^[is](agreeWithArgument: 1 2)")
     }
 
     @Test func quotedValuesMayHoldDelimiters() {
