@@ -3,30 +3,45 @@
 /// holds a whole number as `1.0`.
 extension Machine {
     /// `String(describing:)` of `v` known to have type `t` (`.unknown` when the compiler does not know it).
-    package func describe(_ v: Value, as t: TypeRef) -> String {
+    package func describe(_ v: Value, as t: TypeRef) throws(ScriptFault) -> String {
+        try describe(v, as: t, nested: false)
+    }
+
+    /// `nested`: inside a collection, an optional or another value, where Swift prints a program type's name
+    /// qualified by its module (`[main.Point(x: 1)]`); Canopy's programs are the module `main`, as a file that
+    /// `swiftc` builds with `-module-name main`.
+    private func describe(_ v: Value, as t: TypeRef, nested: Bool) throws(ScriptFault) -> String {
         switch t {
         case .optional(let w):
             if v.unboxed.isNull { return "nil" }
-            return "Optional(" + debugDescribe(v, as: w) + ")"
+            return "Optional(" + (try debugDescribe(v, as: w)) + ")"
         case .double:
             if case .int(let i) = v.unboxed { return Double(i).description }
             return describe(v)
         case .array(let e):
             guard case .array(let a) = v.unboxed else { return describe(v) }
-            return "[" + a.map { debugDescribe($0, as: e) }.joined(separator: ", ") + "]"
+            var parts: [String] = []
+            for x in a { parts.append(try debugDescribe(x, as: e)) }
+            return "[" + parts.joined(separator: ", ") + "]"
         case .dictionary(let k, let e):
             guard case .dictionary(let d) = v.unboxed else { return describe(v) }
             if d.count == 0 { return "[:]" }
-            return "["
-                + d.keys.indices.map { "\(debugDescribe(d.keys[$0], as: k)): \(debugDescribe(d.values[$0], as: e))" }
-                .joined(separator: ", ") + "]"
+            var parts: [String] = []
+            for i in d.keys.indices {
+                parts.append((try debugDescribe(d.keys[i], as: k)) + ": " + (try debugDescribe(d.values[i], as: e)))
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
         case .set(let e):
             guard case .set(let s) = v.unboxed else { return describe(v) }
-            return "Set([" + s.elements.map { debugDescribe($0, as: e) }.joined(separator: ", ") + "])"
+            var parts: [String] = []
+            for x in s.elements { parts.append(try debugDescribe(x, as: e)) }
+            return "Set([" + parts.joined(separator: ", ") + "])"
         case .tuple(let ts, let labels):
             guard case .tuple(let parts) = v.unboxed, parts.count == ts.count else { return describe(v) }
-            let shown = parts.indices.map { i in
-                (i < labels.count ? labels[i].map { "\($0): " } ?? "" : "") + debugDescribe(parts[i], as: ts[i])
+            var shown: [String] = []
+            for i in parts.indices {
+                let label = i < labels.count ? labels[i].map { "\($0): " } ?? "" : ""
+                shown.append(label + (try debugDescribe(parts[i], as: ts[i])))
             }
             return "(" + shown.joined(separator: ", ") + ")"
         default:
@@ -35,27 +50,39 @@ extension Machine {
         switch v.unboxed {
         case .record(let id, let f):
             let info = program.types[id]
-            let parts = zip(info.fields, f).map { "\($0.name): \(debugDescribe($1, as: $0.type))" }
-            return info.name.afterLastDot + "(" + parts.joined(separator: ", ") + ")"
+            if let text = try customDescription(v, info) { return text }
+            var parts: [String] = []
+            for (field, value) in zip(info.fields, f) { parts.append(field.name + ": " + (try debugDescribe(value, as: field.type))) }
+            return (nested ? "main." + info.name : info.name.afterLastDot) + "(" + parts.joined(separator: ", ") + ")"
         case .enumCase(let id, let c, let p):
+            if let text = try customDescription(v, program.types[id]) { return text }
             let info = program.types[id].cases[c]
-            if p.isEmpty { return info.name }
-            let parts = p.indices.map { i in
+            let name = nested ? "main.\(program.types[id].name).\(info.name)" : info.name
+            if p.isEmpty { return name }
+            var parts: [String] = []
+            for i in p.indices {
                 let label = i < info.payloadLabels.count ? info.payloadLabels[i].map { "\($0): " } ?? "" : ""
                 let type = i < info.payloadTypes.count ? info.payloadTypes[i] : .unknown
-                return label + debugDescribe(p[i], as: type)
+                parts.append(label + (try debugDescribe(p[i], as: type)))
             }
-            return info.name + "(" + parts.joined(separator: ", ") + ")"
+            return name + "(" + parts.joined(separator: ", ") + ")"
         default:
             return describe(v)
         }
     }
 
+    /// A `CustomStringConvertible` type's own `description`, which `print` and interpolation show.
+    private func customDescription(_ v: Value, _ info: TypeInfo) throws(ScriptFault) -> String? {
+        guard info.conforms(to: "CustomStringConvertible"), let getter = info.methods["description"] else { return nil }
+        let text = try call(BoundMethod(getter, receiver: v), [], site: site)
+        return describe(text)
+    }
+
     /// `String(reflecting:)`-style text of an element inside a collection, optional or record: strings quoted.
-    package func debugDescribe(_ v: Value, as t: TypeRef) -> String {
-        if case .optional = t { return describe(v, as: t) }
+    package func debugDescribe(_ v: Value, as t: TypeRef) throws(ScriptFault) -> String {
+        if case .optional = t { return try describe(v, as: t, nested: true) }
         if case .string(let s) = v.unboxed { return "\"" + s.debugEscaped + "\"" }
-        return describe(v, as: t)
+        return try describe(v, as: t, nested: true)
     }
 }
 
