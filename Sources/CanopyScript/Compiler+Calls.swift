@@ -47,7 +47,7 @@ extension Compiler {
                 if fn.builderParameters.contains(p), let c = args[a].expr.as(ClosureExprSyntax.self) {
                     out.append(.value(builderClosure(c)))
                 } else {
-                    out.append(argument(args[a].expr, expected: type.isKnown ? type : nil))
+                    out.append(argument(args[a].expr, expected: type.expectation))
                 }
                 a += 1
             } else if let d = fn.defaults[p] {
@@ -259,10 +259,11 @@ extension Compiler {
             }
             return modifier(receiver, n, args, node)
         }
-        if receiver.type == .unknown || receiver.type == .opaque("member"), !hasUserMethod(n), !Library.shared.hasMember(n),
-            Compiler.modifierNames.contains(n)
-        {
-            // A value whose type the compiler does not know, with a name only views have.
+        if receiver.type == .opaque("member"), Compiler.modifierNames.contains(n) {
+            return bad(node.calledExpression, "'\(n)' is a view modifier, and this value is not a view")
+        }
+        if receiver.type == .unknown, !hasUserMethod(n), !Library.shared.hasMember(n), Compiler.modifierNames.contains(n) {
+            // A value whose type the compiler does not know, with a name only views have: checked when it runs.
             return modifier(receiver, n, args, node)
         }
         if case .optional = receiver.type, n == "map" || n == "flatMap", args.count == 1 {
@@ -458,7 +459,7 @@ extension Compiler {
                     a += 1
                     continue
                 }
-                values[i] = expr(args[a].expr, expected: field.type.isKnown ? field.type : nil)
+                values[i] = expr(args[a].expr, expected: field.type.expectation)
                 if let v = values[i], v.type.isKnown, field.type.isKnown, !assignable(v.type, to: field.type) {
                     error(args[a].expr, "cannot convert value of type '\(program.name(of: v.type))' to expected argument type '\(program.name(of: field.type))'")
                 }
@@ -516,7 +517,7 @@ extension Compiler {
             guard args.count == c.payloadTypes.count else {
                 return bad(node, "enum case '\(n)' takes \(c.payloadTypes.count) associated values, got \(args.count)")
             }
-            let payload = args.enumerated().map { i, a in expr(a.expr, expected: c.payloadTypes[i].isKnown ? c.payloadTypes[i] : nil) }
+            let payload = args.enumerated().map { i, a in expr(a.expr, expected: c.payloadTypes[i].expectation) }
             return EnumCaseExpr(at, typeID: info.id, caseIndex: ci, payload: payload)
         }
         if let f = pick(info.staticMethods, n, args, skipSelf: false) { return callFunction(f, args, at, skipSelf: false) }

@@ -337,7 +337,7 @@ extension Compiler {
             // Field defaults compile early: later bodies rely on an inferred field type.
             compileLater(first: true) { c in
                 let ctx = c.makeContext(name: "\(info.name).\(name)", selfType: info.id, isStatic: true, generics: generics)
-                let e = c.withContext(ctx) { c.expr(initial, expected: type.isKnown ? type : nil) }
+                let e = c.withContext(ctx) { c.expr(initial, expected: type.expectation) }
                 info.fields[index].initial = e
                 if !type.isKnown { info.fields[index].type = e.type }
             }
@@ -427,7 +427,7 @@ extension Compiler {
         } else if let initial = b.initializer?.value {
             compileLater(first: true) { c in
                 let ctx = c.makeContext(name: cell.name, selfType: owner?.id, isStatic: true, generics: [])
-                let e = c.withContext(ctx) { c.expr(initial, expected: type.isKnown ? type : nil) }
+                let e = c.withContext(ctx) { c.expr(initial, expected: type.expectation) }
                 if type.isKnown, e.type.isKnown, !c.assignable(e.type, to: type) {
                     c.error(initial, "cannot convert value of type '\(c.program.name(of: e.type))' to specified type '\(c.program.name(of: type))'")
                 }

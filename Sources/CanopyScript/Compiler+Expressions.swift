@@ -56,7 +56,7 @@ extension Compiler {
         if let t = e.as(TernaryExprSyntax.self) {
             let c = expr(t.condition, expected: .bool)
             let a = expr(t.thenExpression, expected: expected)
-            let b = expr(t.elseExpression, expected: expected ?? (a.type.isKnown ? a.type : nil))
+            let b = expr(t.elseExpression, expected: expected ?? (a.type.expectation))
             return TernaryExpr(at, c, a, b, a.type == b.type ? a.type : (expected ?? .unknown))
         }
         if let t = e.as(TupleExprSyntax.self) {
@@ -100,7 +100,7 @@ extension Compiler {
         if let a = e.as(AwaitExprSyntax.self) { return expr(a.expression, expected: expected) }
         if let a = e.as(AsExprSyntax.self) {
             let target = resolveType(a.type, in: context.selfType, generics: context.generics)
-            let base = expr(a.expression, expected: target.isKnown ? target : nil)
+            let base = expr(a.expression, expected: target.expectation)
             let mode: CastExpr.Mode
             switch a.questionOrExclamationMark?.text {
             case "?": mode = .optional
@@ -297,6 +297,9 @@ extension Compiler {
             }
             if let t = lookupType(text, from: context.selfType), t.kind != .builtin { return .program(t) }
             let head = String(text.split(separator: ".").first ?? "")
+            // `Color.clear` is a member of a type, not a type: only `Color` or `UIApplication.State` name one.
+            let last = text.split(separator: ".").last.map(String.init) ?? text
+            if head != text, last.first?.isLowercase == true { return nil }
             if Compiler.opaqueTypes.contains(head) { return .opaque(text) }
             if ["UIApplication", "UIResponder", "UIDevice", "Notification"].contains(head) { return .opaque(text) }
         }
@@ -323,6 +326,9 @@ extension Compiler {
         default: break
         }
         if n == "none", expected?.isOptional == true { return LiteralExpr(at, .null, expected!) }
+        if case .opaque(let name)? = expected?.unwrapped, Compiler.colorTypes.contains(name) {
+            return ViewLeafExpr(at, "Color", member: n)
+        }
         // SwiftUI's unchecked surface: `.roundedBorder`, `.leading` are kept as their names.
         return LiteralExpr(at, .string(n), .opaque("member"))
     }
@@ -331,7 +337,8 @@ extension Compiler {
         let at = loc(node)
         switch target {
         case .opaque(let name):
-            _ = name
+            // `Color.red` is a view wherever it stands: in a builder, as a modifier's receiver, as a color argument.
+            if Compiler.colorTypes.contains(name) { return ViewLeafExpr(at, "Color", member: n) }
             return LiteralExpr(at, .string(n), .opaque("member"))
         case .library(let name):
             if n == "self" { return LiteralExpr(at, .metatype(.unknown), .metatype(.unknown)) }

@@ -105,7 +105,7 @@ extension Compiler {
                 let type = fn.parameterTypes[index]
                 compileLater(first: true) { c in
                     let ctx = c.makeContext(name: fn.name, selfType: owner?.id, isStatic: true, generics: generics)
-                    fn.defaults[index] = c.withContext(ctx) { c.expr(d, expected: type.isKnown ? type : nil) }
+                    fn.defaults[index] = c.withContext(ctx) { c.expr(d, expected: type.expectation) }
                 }
             }
         }

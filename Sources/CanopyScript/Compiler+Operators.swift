@@ -52,10 +52,10 @@ extension Compiler {
         let arithmeticExpected: TypeRef? = [.add, .subtract, .multiply, .divide, .remainder].contains(op) ? expected : nil
         if isImplicitMember(i.leftOperand) && !isImplicitMember(i.rightOperand) {
             r = expr(i.rightOperand, expected: arithmeticExpected)
-            l = expr(i.leftOperand, expected: r.type.isKnown ? r.type : nil)
+            l = expr(i.leftOperand, expected: r.type.expectation)
         } else {
             l = expr(i.leftOperand, expected: arithmeticExpected)
-            r = expr(i.rightOperand, expected: l.type.isKnown && l.type != .int ? l.type.unwrapped : arithmeticExpected)
+            r = expr(i.rightOperand, expected: l.type.expectation != nil && l.type != .int ? l.type.unwrapped : arithmeticExpected)
         }
         // An integer literal next to a Double is a Double (Swift types the literal from the other operand).
         if l.type == .double, let lit = r as? LiteralExpr, case .int(let n) = lit.value { r = LiteralExpr(r.location, .double(Double(n)), .double) }
@@ -112,7 +112,7 @@ extension Compiler {
             return bad(i, "assigning to a tuple is not part of Canopy's Swift subset; assign each variable")
         }
         let target = expr(i.leftOperand, expected: nil)
-        let value = expr(i.rightOperand, expected: target.type.isKnown ? target.type : nil)
+        let value = expr(i.rightOperand, expected: target.type.expectation)
         guard let place = target.place else { return bad(i.leftOperand, cannotAssign(target, i.leftOperand)) }
         if target.type.isKnown, value.type.isKnown, !assignable(value.type, to: target.type) {
             error(i.rightOperand, "cannot assign value of type '\(program.name(of: value.type))' to type '\(program.name(of: target.type))'")
@@ -122,7 +122,7 @@ extension Compiler {
 
     private func compoundAssignment(_ i: InfixOperatorExprSyntax, _ op: BinaryOp) -> Expr {
         let target = expr(i.leftOperand, expected: nil)
-        var value = expr(i.rightOperand, expected: target.type.isKnown ? target.type : nil)
+        var value = expr(i.rightOperand, expected: target.type.expectation)
         if target.type == .double, let lit = value as? LiteralExpr, case .int(let n) = lit.value {
             value = LiteralExpr(value.location, .double(Double(n)), .double)
         }

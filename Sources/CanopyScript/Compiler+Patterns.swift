@@ -107,6 +107,6 @@ extension Compiler {
             }
         }
         // A value: equality, or containment for a range.
-        return .value(expr(e, expected: subject.unwrapped.isKnown ? subject.unwrapped : nil))
+        return .value(expr(e, expected: subject.unwrapped.expectation))
     }
 }

@@ -13,7 +13,7 @@ extension Compiler {
         }
         let flat = flatten(items)
         if implicitReturn, flat.count == 1, let e = flat[0].item.as(ExprSyntax.self), !isStatementLike(e) {
-            let value = expr(e, expected: context.returnType.isKnown ? context.returnType : nil)
+            let value = expr(e, expected: context.returnType.expectation)
             if context.returnType == .void { return [ExprStmt(value)] }
             if value.type == .void, context.returnType == .unknown { return [ExprStmt(value)] }
             return [ReturnStmt(value.location, value: value, type: context.returnType)]
@@ -51,7 +51,13 @@ extension Compiler {
         if let b = builder, !b.awaitingBranch {
             if let i = e.as(IfExprSyntax.self) { return builderConditional(loc(i)) { ifStatement(i) } }
             if let s = e.as(SwitchExprSyntax.self) { return builderConditional(loc(s)) { switchStatement(s, label: 0) } }
-            if !isStatementLike(e) { return BuilderAppendStmt(slot: b.accumulator, viewOperand(e)) }
+            if !isStatementLike(e) {
+                let view = viewOperand(e)
+                if isNeverAView(view.type) {
+                    error(e, "a value of type '\(program.name(of: view.type))' is not a view; a @ViewBuilder block lists views")
+                }
+                return BuilderAppendStmt(slot: b.accumulator, view)
+            }
         }
         if let i = e.as(IfExprSyntax.self) { return ifStatement(i) }
         if let s = e.as(SwitchExprSyntax.self) { return switchStatement(s, label: 0) }
@@ -75,7 +81,7 @@ extension Compiler {
                 error(b, "local computed variables are not part of Canopy's Swift subset")
                 continue
             }
-            let initial = b.initializer.map { expr($0.value, expected: type.isKnown ? type : nil) }
+            let initial = b.initializer.map { expr($0.value, expected: type.expectation) }
             if let initial, !type.isKnown { type = initial.type }
             if let initial, type.isKnown, initial.type.isKnown, !assignable(initial.type, to: type) {
                 error(b.initializer!.value, "cannot convert value of type '\(program.name(of: initial.type))' to specified type '\(program.name(of: type))'")
@@ -150,7 +156,7 @@ extension Compiler {
         }
         if let r = s.as(ReturnStmtSyntax.self) {
             let rt = context.returnType
-            let value = r.expression.map { expr($0, expected: rt.isKnown ? rt : nil) }
+            let value = r.expression.map { expr($0, expected: rt.expectation) }
             if let value, rt.isKnown, value.type.isKnown, !assignable(value.type, to: rt) {
                 error(r.expression!, "cannot convert return expression of type '\(program.name(of: value.type))' to return type '\(program.name(of: rt))'")
             }

@@ -38,6 +38,9 @@ extension Compiler {
         "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
     ]
 
+    /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
+    static let colorTypes: Set<String> = ["Color"]
+
     /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
     static let handlerLabels: Set<String> = [
         "action", "onEditingChanged", "onCommit", "onIncrement", "onDecrement", "perform",
@@ -52,6 +55,20 @@ extension Compiler {
         case .opaque(let n): return n == "View" || Compiler.viewNames.contains(n)
         case .named(let id): return program.types[id].name == "View" || program.types[id].conforms(to: "View")
         case .generic(let n): return n == "Content" || n == "Label" || n == "Body"
+        default: return false
+        }
+    }
+
+    /// Whether values of `t` are known not to be views (a number, a string, a SwiftUI constant such as
+    /// `Font.title`): a modifier on one or a builder statement of one is an error Swift reports too.
+    func isNeverAView(_ t: TypeRef) -> Bool {
+        switch t.unwrapped {
+        case .int, .double, .bool, .string, .range, .dictionary, .set, .tuple, .function, .metatype, .void: return true
+        case .opaque(let n): return n == "member"
+        case .named(let id):
+            let info = program.types[id]
+            return info.kind != .protocolType && !info.conforms(to: "View")
+        case .array(let e): return isNeverAView(e)
         default: return false
         }
     }
@@ -166,6 +183,9 @@ extension Compiler {
                 }
             }
             guard let content else { return bad(node, "\(n) needs a view") }
+            if isNeverAView(content.type) {
+                return bad(node, "\(n) needs a view; a value of type '\(program.name(of: content.type))' is not one")
+            }
             return ModifierExpr(at, base: receiver, .attached(kind: n, view: content, args: rest))
         case "environment":
             guard args.count == 2, let k = args[0].expr.as(KeyPathExprSyntax.self), k.components.count == 1,
@@ -221,7 +241,7 @@ extension Compiler {
     /// The type of an `EnvironmentValues` property the program declares.
     func environmentType(_ key: String) -> TypeRef? {
         guard let env = program.type(named: "EnvironmentValues"), let getter = env.methods[key] else { return nil }
-        return getter.returnType.isKnown ? getter.returnType : nil
+        return getter.returnType.expectation
     }
 
     /// The notification an `onReceive` publisher stands for, as written: `UIApplication.didBecomeActiveNotification`,

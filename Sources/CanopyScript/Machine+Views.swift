@@ -20,6 +20,18 @@ extension Machine {
         }
     }
 
+    /// The views a builder statement contributes: none for `nil` (an optional view), a fault for a value that is not
+    /// a view (the compiler rejects what it knows; this catches what it could not type).
+    package func builderViews(_ v: Value, at location: SourceLocation) throws(ScriptFault) -> [ViewValue] {
+        let list = views(in: v)
+        if list.isEmpty, !v.unboxed.isNull {
+            if case .view = v.unboxed { return list }
+            if case .array = v.unboxed { return list }
+            throw fault("value of type \(typeName(of: v)) is not a view", at: location)
+        }
+        return list
+    }
+
     /// A value used as a view: a library view, or a view struct of the program.
     package func asView(_ v: Value, at location: SourceLocation) throws(ScriptFault) -> ViewValue {
         let list = views(in: v)

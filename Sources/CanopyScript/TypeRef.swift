@@ -51,6 +51,13 @@ public indirect enum TypeRef: Hashable, Sendable {
     }
 
     /// A type inference may rely on (not unknown, not a generic parameter).
+    /// What an expression of this type is compiled against: a known type, or a color (`let c: Color = .red` makes
+    /// `.red` a `Color`); `nil` when the compiler knows nothing useful.
+    package var expectation: TypeRef? {
+        if isKnown || unwrapped == .opaque("Color") { return self }
+        return nil
+    }
+
     package var isKnown: Bool {
         switch self {
         case .unknown, .generic, .opaque: return false

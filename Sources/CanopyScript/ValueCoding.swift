@@ -202,7 +202,7 @@ extension Program {
         case .doubleRange(let a, let b, _): return ["lowerBound": .double(a), "upperBound": .double(b)]
         case .function, .metatype, .keyPath: return .null
         case .box(let b): return encode(b.value)
-        case .view(let v): return .string(v.type)
+        case .view(let v): return v.colorJSON(encode) ?? .string(v.type)
         case .cell(let c): return encode(c.value)
         case .binding(let b): return encode(bindingValue(b) ?? .null)
         }

@@ -86,7 +86,7 @@ final class ViewLeafExpr: Expr {
     init(_ location: SourceLocation, _ name: String, member: String) {
         self.name = name
         self.member = member
-        super.init(location, .opaque("View"))
+        super.init(location, .opaque(name))
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
@@ -185,7 +185,7 @@ final class BuilderAppendStmt: Stmt {
         let v = try expr.eval(m)
         guard case .array(var views) = m.stack[m.fp + slot] else { return .normal }
         m.stack[m.fp + slot] = .null
-        views += m.views(in: v).map { .view($0) }
+        views += try m.builderViews(v, at: location).map { .view($0) }
         m.stack[m.fp + slot] = .array(views)
         return .normal
     }

@@ -1,3 +1,4 @@
+import CanopyCore
 /// A view as a body produced it (PROGRAMS.md §3): a SwiftUI view with its arguments, handlers and content, a view
 /// of the program (its struct value), or a builder's structure (`If`, `ForEach`, a group of several views). Built
 /// fresh by every body run and never changed afterwards; modifiers make a new value.
@@ -167,5 +168,31 @@ extension Value {
         case (_, .box(let y)): return sameInput(as: y.value)
         default: return self == o
         }
+    }
+}
+
+extension ViewValue {
+    /// A `Color` where a color is expected (`.foregroundColor(Color.red)`, `.fill(tint)`): its data, as an implicit
+    /// member's name is kept (`"red"`), or its initializer's arguments (`{"red":1,"green":0,"blue":0}`), with the
+    /// modifiers applied to it (`Color.red.opacity(0.5)`). `nil` for every other view.
+    package func colorJSON(_ encode: (Value) -> JSON) -> JSON? {
+        guard kind == .library, type == "Color", children.isEmpty else { return nil }
+        var base: JSON
+        if props.count == 1, props[0].0 == "_0" {
+            base = encode(props[0].1)
+        } else {
+            var o = JSONObject()
+            for (label, value) in props { o[label] = encode(value) }
+            base = .object(o)
+        }
+        guard !modifiers.isEmpty else { return base }
+        var applied: [JSON] = []
+        for m in modifiers {
+            guard case .other(let name, let args) = m else { return nil }
+            var o = JSONObject()
+            for (label, value) in args { o[label] = encode(value) }
+            applied.append(["kind": .string(name), "args": .object(o)])
+        }
+        return ["color": base, "modifiers": .array(applied)]
     }
 }

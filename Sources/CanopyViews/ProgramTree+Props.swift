@@ -19,6 +19,7 @@ extension ProgramTree {
         case .function, .metatype: return nil
         case .binding: return program.encode(try machine.unwrapProperty(value, at: machine.site))
         case .view(let v):
+            if let color = v.colorJSON(program.encode) { return color }
             var o: JSONObject = ["type": .string(v.type)]
             if v.kind == .library, !v.props.isEmpty { o["props"] = .object(try libraryProps(v)) }
             return .object(o)
@@ -33,7 +34,7 @@ extension ProgramTree {
         for (i, f) in program.types[t].fields.enumerated() where i < fields.count && f.wrapper == nil {
             switch fields[i] {
             case .function, .metatype: continue
-            case .view(let v): o[f.name] = .string(v.type)
+            case .view(let v): o[f.name] = v.colorJSON(program.encode) ?? .string(v.type)
             default: o[f.name] = program.encode(fields[i])
             }
         }

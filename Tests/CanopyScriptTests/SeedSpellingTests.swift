@@ -81,4 +81,41 @@ import Testing
 
                 """)
     }
+
+    @Test func aColorComparesAsSwiftCompares() throws {
+        let source = """
+            func f() -> [Bool] {
+                let c: Color = .red
+                return [c == .red, c == Color.red, c == .blue]
+            }
+            """
+        #expect(try run(source) == [true, true, false])
+    }
+}
+
+/// A modifier on something that is not a view, or a non-view in a builder, is an error, never a silent no-op.
+@Suite struct NotAViewTests {
+    @Test func aModifierOnASwiftUIConstantIsACompileError() {
+        let d = diagnostics(
+            """
+            struct V: View { var body: some View { Text("a").font(Font.title.padding()) } }
+            """)
+        #expect(d.map(\.message) == ["'padding' is a view modifier, and this value is not a view"])
+    }
+
+    @Test func aNumberInABuilderIsACompileError() {
+        let d = diagnostics(
+            """
+            struct V: View { var body: some View { VStack { Text("a"); 42 } } }
+            """)
+        #expect(d.map(\.message) == ["a value of type 'Int' is not a view; a @ViewBuilder block lists views"])
+    }
+
+    @Test func aBackgroundOfAStringIsACompileError() {
+        let d = diagnostics(
+            """
+            struct V: View { var body: some View { Text("a").background("x") } }
+            """)
+        #expect(d.map(\.message) == ["background needs a view; a value of type 'String' is not one"])
+    }
 }

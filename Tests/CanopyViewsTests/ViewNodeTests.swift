@@ -227,7 +227,7 @@ import Testing
             text.modifiers == [
                 .other(kind: "padding", args: [:]),
                 .other(kind: "font", args: ["_0": "caption"]),
-                .other(kind: "foregroundColor", args: ["_0": ["type": "Color", "props": ["_0": "red"]]]),
+                .other(kind: "foregroundColor", args: ["_0": "red"]),
                 .other(kind: "environment", args: ["key": "isEnabled", "value": false]),
                 .other(kind: "frame", args: ["width": 10, "height": 20]),
             ])
