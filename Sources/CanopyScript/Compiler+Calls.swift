@@ -43,6 +43,24 @@ extension Compiler {
         for p in first..<fn.parameterCount {
             let label = fn.parameterLabels[p]
             let type = fn.parameterTypes[p]
+            if p == fn.variadic {
+                // `f(1, 2, 3)` for `_ items: Int...`: the first argument carries the label, the rest none.
+                var items: [Expr] = []
+                var element: TypeRef?
+                if case .array(let e) = type { element = e.expectation }
+                while a < args.count, !args[a].trailing, args[a].label == (items.isEmpty ? label : nil) {
+                    items.append(expr(args[a].expr, expected: element))
+                    a += 1
+                }
+                out.append(.value(ArrayLiteralExpr(loc(args.first?.expr ?? ExprSyntax(NilLiteralExprSyntax())), items, type)))
+                continue
+            }
+            if a < args.count, args[a].trailing, args[a].label == nil, fn.defaulted.contains(p), !acceptsClosure(type) {
+                // Swift matches an unlabelled trailing closure forward, past defaulted parameters that cannot take
+                // a closure (SE-0286).
+                if let d = fn.defaults[p] { out.append(.value(d)) }
+                continue
+            }
             if a < args.count, args[a].label == label || (args[a].trailing && args[a].label == nil) {
                 if fn.builderParameters.contains(p), let c = args[a].expr.as(ClosureExprSyntax.self) {
                     out.append(.value(builderClosure(c)))
@@ -69,14 +87,33 @@ extension Compiler {
         let first = skipSelf && fn.hasSelf ? 1 : 0
         var a = 0
         for p in first..<fn.parameterCount {
+            if p == fn.variadic {
+                while a < args.count, !args[a].trailing, args[a].label == (a == 0 || args[a - 1].label != nil ? fn.parameterLabels[p] : nil) {
+                    a += 1
+                }
+                continue
+            }
+            if a < args.count, args[a].trailing, args[a].label == nil, fn.defaulted.contains(p),
+                !acceptsClosure(fn.parameterTypes[p])
+            {
+                continue
+            }
             if a < args.count, args[a].label == fn.parameterLabels[p] || (args[a].trailing && args[a].label == nil) {
                 a += 1
-            } else if fn.defaults[p] == nil && fn.parameterLabels.count > p {
+            } else if !fn.defaulted.contains(p) && fn.parameterLabels.count > p {
                 // A default may not be compiled yet; a parameter with a default syntax is checked in `match`.
                 return false
             }
         }
         return a == args.count
+    }
+
+    /// Whether a parameter of type `t` may take a closure: a function type, or one the compiler does not know.
+    private func acceptsClosure(_ t: TypeRef) -> Bool {
+        switch t.unwrapped {
+        case .function, .generic, .unknown, .opaque: return true
+        default: return false
+        }
     }
 
     /// The function among `candidates` (by full name) whose base name is `base` and whose labels fit.
@@ -412,16 +449,21 @@ extension Compiler {
         guard let native = Library.shared.typeFunctions[name]?[full] else {
             return bad(node, "no initializer '\(name)\(full.dropFirst(4))' in Canopy's library")
         }
+        let compiled = plainArguments(args)
+        // `Int("42")`, `Double(text)`, `Bool("true")`: parsing a string may fail, so the result is optional.
+        var parses = false
+        if args.count == 1, args[0].label == nil, case .value(let e)? = compiled.first, e.type == .string {
+            parses = name != "String"
+        }
         let result: TypeRef
         switch name {
-        case "Int": result = args.first?.expr.is(StringLiteralExprSyntax.self) == true ? .optional(.int) : .int
-        case "Double": result = .double
+        case "Int": result = parses ? .optional(.int) : .int
+        case "Double": result = parses ? .optional(.double) : .double
         case "String": result = .string
-        case "Bool": result = .bool
+        case "Bool": result = parses ? .optional(.bool) : .bool
         default: result = .unknown
         }
-        let expectedArg: TypeRef? = name == "Double" ? nil : nil
-        return CallNativeExpr(at, native, plainArguments(args, expected: [expectedArg]), result)
+        return CallNativeExpr(at, native, compiled, result)
     }
 
     func initializer(_ info: TypeInfo, _ args: [ArgSyntax], _ node: some SyntaxProtocol, at: SourceLocation) -> Expr {

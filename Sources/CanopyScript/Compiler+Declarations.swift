@@ -113,6 +113,13 @@ extension Compiler {
         return addType(name, kind, at: loc(node), parent: parent)
     }
 
+    /// Two functions with the same name and labels: Swift picks one by the arguments' types, Canopy by labels only,
+    /// so it refuses them rather than call the wrong one.
+    private func overloadedByType(_ f: FunctionDeclSyntax, _ name: String) {
+        error(f.name, "'\(name)' is declared twice with the same argument labels; overloading by type is not part of "
+            + "Canopy's Swift subset: give the functions different names or labels")
+    }
+
     /// The qualified name of a type written in an extension (`A.B`), or the name itself.
     func qualifiedTypeName(_ written: String) -> String {
         let t = written.replacingAll(" ", with: "")
@@ -139,6 +146,7 @@ extension Compiler {
         if decl.is(ImportDeclSyntax.self) { return }
         if let f = decl.as(FunctionDeclSyntax.self) {
             let fn = declareFunction(f, in: nil, isStatic: true)
+            if program.functions[fn.name] != nil { overloadedByType(f, fn.name) }
             program.functions[fn.name] = fn
             return
         }
@@ -273,6 +281,7 @@ extension Compiler {
                 return
             }
             let fn = declareFunction(f, in: info, isStatic: isStatic)
+            if (isStatic ? info.staticMethods : info.methods)[fn.name.afterDot] != nil { overloadedByType(f, fn.name) }
             if info.kind == .protocolType, info.name != "View" {
                 info.extensionMembers[fn.name.afterDot] = ExtensionMember(
                     decl: decl, binding: nil, isStatic: isStatic, converter: converter, inPrelude: inPrelude)

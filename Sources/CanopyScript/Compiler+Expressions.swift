@@ -198,7 +198,12 @@ extension Compiler {
         if let t = lookupType(n, from: context.selfType) { return LiteralExpr(at, .metatype(.named(t.id)), .metatype(.named(t.id))) }
         // An operator as a function value: `combine(a, b, using: +)`, `reduce(0, +)`.
         if let op = BinaryOp(rawValue: n), op != .halfOpen, op != .closed {
-            let f = NativeFunction(n) { m, args throws(ScriptFault) in
+            // `-` alone is also prefix minus (`nums.map(-)`); which one the call's arguments decide.
+            let f = NativeFunction("\(n)(_:_:)", arity: op == .subtract ? nil : 2) { m, args throws(ScriptFault) in
+                if op == .subtract, args.count == 1, !args[0].isTuple { return try m.binary(op, .int(0), args[0], at: m.site) }
+                if args.count == 1, case .tuple(let parts) = args[0].unboxed, parts.count == 2 {
+                    return try m.binary(op, parts[0], parts[1], at: m.site)
+                }
                 guard args.count == 2 else { throw m.fault("operator '\(n)' takes 2 arguments, got \(args.count)") }
                 return try m.binary(op, args[0], args[1], at: m.site)
             }
@@ -428,7 +433,9 @@ extension Compiler {
         case "isEmpty", "contains", "allSatisfy", "hasPrefix", "hasSuffix", "isMultiple", "isSubset", "isZero": return .bool
         case "first", "last", "min", "max", "randomElement", "popLast":
             if case .range = receiver { return .optional(.int) }
-            return receiver.isKnown ? .optional(element) : .unknown
+            if case .string = receiver { return .optional(.string) }
+            if receiver.isKnown || receiver == .unknown { return .optional(element) }
+            return .unknown
         case "firstIndex", "lastIndex": return .optional(.int)
         case "keys":
             if case .dictionary(let k, _) = receiver { return .array(k) }
@@ -492,6 +499,8 @@ extension Compiler {
             result = result.unwrapped
         } else if args.count != 1 {
             return bad(s, "this subscript is not part of Canopy's Swift subset")
+        } else if case .optional(let inner) = result, inner.isOptional {
+            return bad(s, Compiler.nestedOptionalMessage(program.name(of: result)))
         }
         return SubscriptExpr(loc(s), base: base, index: index, fallback: fallback, result)
     }

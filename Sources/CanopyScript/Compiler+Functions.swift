@@ -91,7 +91,11 @@ extension Compiler {
             if let a = param.type.as(AttributedTypeSyntax.self), a.specifiers.contains(where: { $0.trimmedDescription == "inout" }) {
                 fn.inoutParameters.append(p + i)
             }
-            if param.ellipsis != nil { error(param, "variadic parameters are not part of Canopy's Swift subset") }
+            if param.ellipsis != nil {
+                if fn.variadic != nil { error(param, "only one variadic parameter is part of Canopy's Swift subset") }
+                fn.variadic = p + i
+                fn.parameterTypes[p + i] = .array(fn.parameterTypes[p + i])
+            }
             if param.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder" })
                 || param.type.as(AttributedTypeSyntax.self)?.attributes.contains(where: {
                     $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder"
@@ -102,6 +106,7 @@ extension Compiler {
             fn.defaults.append(nil)
             if let d = param.defaultValue?.value {
                 let index = p + i
+                fn.defaulted.insert(index)
                 let type = fn.parameterTypes[index]
                 compileLater(first: true) { c in
                     let ctx = c.makeContext(name: fn.name, selfType: owner?.id, isStatic: true, generics: generics)

@@ -13,7 +13,9 @@ extension Compiler {
 
     func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
         if let o = t.as(OptionalTypeSyntax.self) {
-            return .optional(resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet))
+            let wrapped = resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet)
+            if wrapped.isOptional, !quiet { error(t, Compiler.nestedOptionalMessage(program.name(of: .optional(wrapped)))) }
+            return .optional(wrapped)
         }
         if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
             return .optional(resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet))
@@ -143,6 +145,12 @@ extension Compiler {
             scope = program.types[s].parent
         }
         return program.type(named: name)
+    }
+
+    /// An optional of an optional (`Int??`, an optional dictionary value read by subscript): Canopy's values do not
+    /// tell `.some(nil)` from `nil`, so it refuses them rather than print or compare them differently from Swift.
+    static func nestedOptionalMessage(_ type: String) -> String {
+        "'\(type)' is an optional of an optional, which Canopy's Swift subset does not model; unwrap the inner optional first"
     }
 
     /// Number types Canopy does not compute in: their results would differ from Swift's (`Float(1) / 3` prints

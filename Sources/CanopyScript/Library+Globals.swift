@@ -38,6 +38,18 @@ extension Library {
                 try m.binary(binary, args[0], args[1], at: m.site)
             }
         }
+        // `-` alone is also prefix minus (`nums.map(-)`): the call's arguments decide which.
+        function("-(_:_:)", arity: nil) { m, args throws(ScriptFault) in
+            switch args.count {
+            case 1 where !args[0].isTuple: return try m.binary(.subtract, .int(0), args[0], at: m.site)
+            case 1:
+                guard case .tuple(let p) = args[0].unboxed, p.count == 2 else { throw m.fault("'-' takes 1 or 2 arguments") }
+                return try m.binary(.subtract, p[0], p[1], at: m.site)
+            case 2: return try m.binary(.subtract, args[0], args[1], at: m.site)
+            default: throw m.fault("'-' takes 1 or 2 arguments, not \(args.count)")
+            }
+        }
+
     }
 
     private func registerExtremes() {

@@ -51,8 +51,10 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
     }
 
     /// Adds a global function under its full name (`"max(_:_:)"`).
-    func function(_ fullName: String, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value) {
-        functions[fullName] = NativeFunction(fullName, body)
+    func function(
+        _ fullName: String, arity: Int? = -1, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value
+    ) {
+        functions[fullName] = arity == -1 ? NativeFunction(fullName, body) : NativeFunction(fullName, arity: arity, body)
     }
 
     /// Adds an initializer or static function of a library type (`"Int"`, `"init(_:)"`).

@@ -167,6 +167,13 @@ package final class Machine {
         let saved = site
         site = location
         defer { site = saved }
+        if let arity = function.arity, args.count != arity {
+            // `zip(a, b).map(max)`: one pair for a function of two parameters, taken apart as Swift does.
+            if args.count == 1, case .tuple(let parts) = args[0].unboxed, parts.count == arity {
+                return try function.body(self, parts)
+            }
+            throw fault("\(function.name) takes \(arity) arguments, not \(args.count)", at: location)
+        }
         return try function.body(self, args)
     }
 

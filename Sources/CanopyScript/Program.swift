@@ -162,6 +162,10 @@ package final class Function: Callable {
     package var parameterLabels: [String?] = []
     package var parameterTypes: [TypeRef] = []
     var defaults: [Expr?] = []
+    /// Parameters declared with a default (their expressions compile later than the signature).
+    var defaulted: Set<Int> = []
+    /// The variadic parameter (`_ items: Int...`), an array inside the body.
+    var variadic: Int?
     package var inoutParameters: [Int] = []
     /// Parameters that closures capture: boxed on entry.
     package var boxedParameters: [Int] = []
@@ -221,9 +225,20 @@ package final class NativeFunction: Callable {
     package let name: String
     package let body: (Machine, [Value]) throws(ScriptFault) -> Value
 
+    /// How many arguments it takes, from its full name (`max(_:_:)` takes 2); `nil`: it checks them itself.
+    package let arity: Int?
+
     package init(_ name: String, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value) {
         self.name = name
         self.body = body
+        arity = name.contains("(") ? name.split(separator: "(", maxSplits: 1).last.map { $0.filter { $0 == ":" }.count } : nil
+        super.init(kind: .native)
+    }
+
+    package init(_ name: String, arity: Int?, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value) {
+        self.name = name
+        self.body = body
+        self.arity = arity
         super.init(kind: .native)
     }
 

@@ -67,6 +67,11 @@ extension Value {
 }
 
 extension Value: Hashable {
+    var isTuple: Bool {
+        if case .tuple = unboxed { return true }
+        return false
+    }
+
     package static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
