@@ -360,6 +360,14 @@ extension Compiler {
             if let ci = info.staticConstants[n] {
                 return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
             }
+            if n == "allCases", info.kind == .enumeration, info.conforms(to: "CaseIterable") {
+                // Swift synthesizes `allCases` for an enum without associated values, in declaration order.
+                guard info.cases.allSatisfy({ $0.payloadTypes.isEmpty }) else {
+                    return bad(node, "'allCases' is synthesized only for enums without associated values")
+                }
+                let cases = info.cases.indices.map { EnumCaseExpr(at, typeID: info.id, caseIndex: $0, payload: []) }
+                return ArrayLiteralExpr(at, cases, .array(.named(info.id)))
+            }
             if let nested = program.type(named: "\(info.name).\(n)") {
                 return LiteralExpr(at, .metatype(.named(nested.id)), .metatype(.named(nested.id)))
             }

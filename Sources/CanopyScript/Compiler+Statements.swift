@@ -12,6 +12,21 @@ extension Compiler {
             return [SetBranchStmt(loc(items), slot: slot, branch: b.nextBranch)] + statements(items, implicitReturn: implicitReturn)
         }
         let flat = flatten(items)
+        // A branch of an `if`/`switch` that is itself the value of a body (`var symbol: String { switch self {
+        // case .meters: "m" … } }`, SE-0380): its single expression is the value.
+        let implicitReturn = implicitReturn || branchesReturn
+        let saved = branchesReturn
+        branchesReturn = false
+        defer { branchesReturn = saved }
+        let single = flat.count == 1
+            ? flat[0].item.as(ExprSyntax.self) ?? flat[0].item.as(ExpressionStmtSyntax.self)?.expression : nil
+        if implicitReturn, builder == nil, let e = single, e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self),
+            context.returnType != .void
+        {
+            branchesReturn = true
+            defer { branchesReturn = false }
+            return statement(flat[0].item)
+        }
         if implicitReturn, flat.count == 1, let e = flat[0].item.as(ExprSyntax.self), !isStatementLike(e) {
             let value = expr(e, expected: context.returnType.expectation)
             if context.returnType == .void { return [ExprStmt(value)] }

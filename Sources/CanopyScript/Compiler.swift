@@ -24,6 +24,8 @@ package final class Compiler {
     /// Open `?` binds not yet closed by a chain.
     var openChains = 0
     var labels: [String: Int] = [:]
+    /// While an `if`/`switch` that is a body's value compiles: each branch's single expression is returned.
+    var branchesReturn = false
     /// The protocol whose extension member is being compiled as a conforming type's copy.
     var copying: TypeInfo?
     /// The `@ViewBuilder` block being compiled, if any.

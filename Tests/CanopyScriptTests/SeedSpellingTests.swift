@@ -82,6 +82,38 @@ import Testing
                 """)
     }
 
+    /// A body whose value is an `if` or `switch` (SE-0380) returned nil before; swiftc prints "ft 1 2 m 3".
+    @Test func ifAndSwitchAreTheValueOfABody() throws {
+        let source = """
+            enum Unit: CaseIterable {
+                case meters, feet, inches
+                var symbol: String {
+                    switch self {
+                    case .meters: "m"
+                    case .feet: "ft"
+                    case .inches: "in"
+                    }
+                }
+            }
+            func pick(_ b: Bool) -> Int {
+                if b { 1 } else { 2 }
+            }
+            func main() {
+                let label = { (u: Unit) -> String in
+                    switch u {
+                    case .meters: "m"
+                    default: "other"
+                    }
+                }
+                print(Unit.feet.symbol, pick(true), pick(false), label(.meters), Unit.allCases.count)
+                print(Unit.allCases.map(\\.symbol))
+            }
+            """
+        let r = try Script.compile(source).run()
+        #expect(r.fault == nil)
+        #expect(r.output == "ft 1 2 m 3\n[\"m\", \"ft\", \"in\"]\n")
+    }
+
     @Test func aColorComparesAsSwiftCompares() throws {
         let source = """
             func f() -> [Bool] {
