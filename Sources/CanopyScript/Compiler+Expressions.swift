@@ -47,6 +47,7 @@ extension Compiler {
         if let s = e.as(SubscriptCallExprSyntax.self) { return subscriptExpr(s) }
         if let i = e.as(InfixOperatorExprSyntax.self) { return infix(i, expected: expected) }
         if let p = e.as(PrefixOperatorExprSyntax.self) { return prefix(p, expected: expected) }
+        if let p = e.as(PostfixOperatorExprSyntax.self) { return postfix(p) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { return ForceUnwrapExpr(at, base: expr(f.expression, expected: nil)) }
         if let o = e.as(OptionalChainingExprSyntax.self) {
             let base = expr(o.expression, expected: nil)
@@ -73,6 +74,14 @@ extension Compiler {
             let written = t.elements.map { $0.label?.text }
             if written.contains(where: { $0 != nil }) { labels = written }
             return TupleExpr(at, items, .tuple(items.map(\.type), labels: labels))
+        }
+        if let a = e.as(ArrayExprSyntax.self), case .set(let el)? = expected?.unwrapped,
+            let make = Library.shared.typeFunctions["Set"]?["init(_:)"]
+        {
+            // `let s: Set = [3, 1, 2]`, `let s: Set<String> = []`: an array literal typed as a set.
+            let items = a.elements.map { expr($0.expression, expected: el.expectation) }
+            let t = el.isKnown ? el : items.first?.type ?? .unknown
+            return CallNativeExpr(at, make, [.value(ArrayLiteralExpr(at, items, .array(t)))], .set(t))
         }
         if let a = e.as(ArrayExprSyntax.self) {
             var element: TypeRef?
@@ -101,6 +110,8 @@ extension Compiler {
         if let a = e.as(AsExprSyntax.self) {
             let target = resolveType(a.type, in: context.selfType, generics: context.generics)
             let base = expr(a.expression, expected: target.expectation)
+            // `x as Any`: the value keeps what it is (an optional in `Any` still prints as `Optional(…)`).
+            if a.questionOrExclamationMark == nil, ["Any", "AnyObject"].contains(a.type.trimmedDescription) { return base }
             let mode: CastExpr.Mode
             switch a.questionOrExclamationMark?.text {
             case "?": mode = .optional
@@ -171,6 +182,10 @@ extension Compiler {
                         return MethodCallExpr(
                             at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
                             getter.returnType)
+                    }
+                    // `rawValue` inside an enum with raw values: implicit `self.rawValue`.
+                    if n == "rawValue", info.kind == .enumeration, info.rawType != nil, let me = variable("self", at) {
+                        return instanceMember(me, n, node, at: at)
                     }
                     // `count` in `extension Array`: a library property of self.
                     if info.kind == .builtin, !Library.shared.site(n, labels: [], trailing: 0, property: true).isEmpty,
@@ -347,6 +362,11 @@ extension Compiler {
             return LiteralExpr(at, .string(n), .opaque("member"))
         case .library(let name):
             if n == "self" { return LiteralExpr(at, .metatype(.unknown), .metatype(.unknown)) }
+            if n == "init", let f = Library.shared.typeFunctions[name]?["init(_:)"] {
+                // `.map(String.init)`, `.compactMap(Int.init)`: the one-argument initializer as a function.
+                let result: TypeRef = name == "String" ? .string : name == "Int" ? .optional(.int) : name == "Double" ? .optional(.double) : .unknown
+                return FunctionValueExpr(at, f, .function([.unknown], result))
+            }
             if let v = Library.shared.typeConstants[name]?[n] { return LiteralExpr(at, v, v.staticType) }
             return bad(node, "type '\(name)' has no member '\(n)'")
         case .program(let info):

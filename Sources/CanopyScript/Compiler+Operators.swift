@@ -4,6 +4,14 @@ import SwiftSyntax
 extension Compiler {
     // MARK: Operators
 
+    /// `2...`: up to the collection's end, or without end where a sequence is zipped or iterated.
+    func postfix(_ p: PostfixOperatorExprSyntax) -> Expr {
+        guard p.operator.text == "..." else {
+            return bad(p, "operator '\(p.operator.text)' is not part of Canopy's Swift subset")
+        }
+        return PartialRangeExpr(loc(p), lower: expr(p.expression, expected: .int), upper: nil, closed: false)
+    }
+
     func prefix(_ p: PrefixOperatorExprSyntax, expected: TypeRef?) -> Expr {
         let at = loc(p)
         let operand = expr(p.expression, expected: expected)
@@ -19,6 +27,9 @@ extension Compiler {
         case "+": return PrefixExpr(at, .plus, operand, operand.type)
         case "~": return PrefixExpr(at, .bitNot, operand, .int)
         case "&": return bad(p, "'&' is only allowed on an argument to an inout parameter")
+        case "..<", "...":
+            // `..<2`, `...2`: from the collection's start (0 for the subset's arrays and strings).
+            return PartialRangeExpr(at, lower: nil, upper: operand, closed: p.operator.text == "...")
         default: return bad(p, "operator '\(p.operator.text)' is not part of Canopy's Swift subset")
         }
     }
@@ -44,6 +55,11 @@ extension Compiler {
             return NilCoalesceExpr(at, l, r, r.type.isKnown ? r.type : l.type.unwrapped)
         }
         if let op = BinaryOp.compound(opToken) { return compoundAssignment(i, op) }
+        if opToken == "~=" {
+            // `1...5 ~= x`: the pattern-match operator, as `case` uses it.
+            let l = expr(i.leftOperand, expected: nil)
+            return PatternMatchExpr(at, l, expr(i.rightOperand, expected: l.type == .range ? .int : l.type.expectation))
+        }
         guard let op = BinaryOp(rawValue: opToken) else {
             return bad(i, "operator '\(opToken)' is not part of Canopy's Swift subset")
         }
@@ -109,7 +125,19 @@ extension Compiler {
         let at = loc(i)
         if i.leftOperand.is(DiscardAssignmentExprSyntax.self) { return DiscardExpr(at, expr(i.rightOperand, expected: nil)) }
         if let t = i.leftOperand.as(TupleExprSyntax.self), t.elements.count > 1 {
-            return bad(i, "assigning to a tuple is not part of Canopy's Swift subset; assign each variable")
+            // `(a, b) = (b, a)`: the whole right side first, then each place in order.
+            var places: [(Place?, TypeRef)] = []
+            for el in t.elements {
+                if el.expression.is(DiscardAssignmentExprSyntax.self) {
+                    places.append((nil, .unknown))
+                    continue
+                }
+                let target = expr(el.expression, expected: nil)
+                guard let place = target.place else { return bad(el.expression, cannotAssign(target, el.expression)) }
+                places.append((place, target.type))
+            }
+            let value = expr(i.rightOperand, expected: .tuple(places.map(\.1)))
+            return TupleAssignExpr(at, places, value)
         }
         let target = expr(i.leftOperand, expected: nil)
         let value = expr(i.rightOperand, expected: target.type.expectation)

@@ -188,7 +188,10 @@ extension Compiler {
             let seq = expr(f.sequence, expected: nil)
             context.push()
             defer { context.pop() }
-            let p = bindingPattern(f.pattern, type: elementType(seq.type), mutable: false)
+            // `for case let .some(v) in xs`, `for case nil in xs`: elements that do not match are skipped.
+            let p = f.caseKeyword != nil
+                ? pattern(f.pattern, subject: elementType(seq.type))
+                : bindingPattern(f.pattern, type: elementType(seq.type), mutable: false)
             let filter = f.whereClause.map { expr($0.condition, expected: .bool) }
             let body = scoped(f.body.statements)
             return [ForStmt(loc(f), pattern: p, sequence: seq, filter: filter, body: body, label: label)]

@@ -98,7 +98,8 @@ package final class Compiler {
             return nil
         }
         let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }
-        guard let file = folded.as(SourceFileSyntax.self) else { return nil }
+        let plain = ModuleQualifierRemover(viewMode: .sourceAccurate).rewrite(folded)
+        guard let file = plain.as(SourceFileSyntax.self) else { return nil }
         return ParsedFile(file: file, converter: conv, prelude: prelude)
     }
 

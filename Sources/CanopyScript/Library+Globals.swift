@@ -4,8 +4,14 @@ extension Library {
     func registerGlobals() {
         registerExtremes()
         function("zip(_:_:)") { m, args throws(ScriptFault) in
-            let a = try m.elements(args[0], at: m.site)
-            let b = try m.elements(args[1], at: m.site)
+            // A range without an end (`zip(1..., names)`) is as long as the other sequence.
+            func bounded(_ v: Value, by other: Value) throws(ScriptFault) -> [Value] {
+                guard case .range(let lo, Int.max, _) = v.unboxed else { return try m.elements(v, at: m.site) }
+                let n = try m.elements(other, at: m.site).count
+                return (0..<n).map { .int(lo + $0) }
+            }
+            let a = try bounded(args[0], by: args[1])
+            let b = try bounded(args[1], by: args[0])
             try m.chargeLibrary(min(a.count, b.count))
             return .array(zip(a, b).map { .tuple([$0, $1]) })
         }

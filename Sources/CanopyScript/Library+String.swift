@@ -8,6 +8,12 @@ extension Library {
             try m.chargeLibrary(s.utf8.count)
             return .int(s.count)
         }
+        // Each scalar as a one-scalar string (`"é"` decomposed would give two).
+        member([.string], "unicodeScalars", property: true, result: .array(.string)) { m, v, _ throws(ScriptFault) in
+            let s = try m.string(v)
+            try m.chargeLibrary(s.utf8.count)
+            return .array(s.unicodeScalars.map { .string(String($0)) })
+        }
         member([.string], "isEmpty", property: true, result: .bool) { m, v, _ throws(ScriptFault) in
             .bool(try m.string(v).isEmpty)
         }

@@ -292,3 +292,84 @@ extension Machine {
                 + typeName(of: b), at: location)
     }
 }
+
+/// A partial range of integers (`..<2`, `...2`, `2...`): stored as a half-open range whose missing upper end is
+/// `Int.max`, which a subscript reads as the collection's end.
+final class PartialRangeExpr: Expr {
+    let lower: Expr?
+    let upper: Expr?
+    let closed: Bool
+
+    init(_ location: SourceLocation, lower: Expr?, upper: Expr?, closed: Bool) {
+        self.lower = lower
+        self.upper = upper
+        self.closed = closed
+        super.init(location, .range)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var lo = 0
+        if let lower {
+            guard case .int(let l) = try lower.eval(m).unboxed else { throw m.fault("a range needs integer bounds", at: location) }
+            lo = l
+        }
+        guard let upper else { return .range(lo, Int.max, closed: false) }
+        guard case .int(var hi) = try upper.eval(m).unboxed else { throw m.fault("a range needs integer bounds", at: location) }
+        if closed {
+            let (u, o) = hi.addingReportingOverflow(1)
+            if o { throw m.fault("arithmetic overflow", at: location) }
+            hi = u
+        }
+        guard lo <= hi else { throw m.fault("Range requires lowerBound <= upperBound", at: location) }
+        return .range(lo, hi, closed: closed)
+    }
+}
+
+/// `(a, b) = (b, a)`: evaluates the tuple, then assigns its elements to the places (`nil`: `_`).
+final class TupleAssignExpr: Expr {
+    let places: [(Place?, TypeRef)]
+    let value: Expr
+
+    init(_ location: SourceLocation, _ places: [(Place?, TypeRef)], _ value: Expr) {
+        self.places = places
+        self.value = value
+        super.init(location, .void)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        guard case .tuple(let parts) = try value.eval(m).unboxed, parts.count == places.count else {
+            throw m.fault("the tuple does not have \(places.count) elements", at: location)
+        }
+        for (i, (place, type)) in places.enumerated() {
+            try place?.set(m, m.coerce(parts[i], to: type))
+        }
+        return .null
+    }
+}
+
+/// `pattern ~= value`: a range contains the value; any other pattern equals it.
+final class PatternMatchExpr: Expr {
+    let pattern: Expr
+    let value: Expr
+
+    init(_ location: SourceLocation, _ pattern: Expr, _ value: Expr) {
+        self.pattern = pattern
+        self.value = value
+        super.init(location, .bool)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let p = try pattern.eval(m)
+        let v = try value.eval(m)
+        switch p.unboxed {
+        case .range(let lo, let hi, _):
+            guard case .int(let x) = v.unboxed else { return .bool(false) }
+            return .bool(lo <= x && x < hi)
+        case .doubleRange(let lo, let hi, let closed):
+            let x = try m.double(v)
+            return .bool(lo <= x && (closed ? x <= hi : x < hi))
+        default:
+            return .bool(try m.equal(p, v, at: location))
+        }
+    }
+}
