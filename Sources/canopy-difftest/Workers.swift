@@ -87,8 +87,13 @@ func runInWorkers(_ paths: [String], corpus: String, fuel: Int, jobs: Int) -> [S
             remaining.removeAll { done.contains($0) }
             guard let culprit = remaining.first else { break }
             // The worker died on (or before reporting) its first unreported program.
-            let lastLines = stderr.split(separator: "\n").prefix(3).joined(separator: " | ")
-            box.add(WorkerResult(path: culprit, crash: "the worker process died (\(status)): \(lastLines)", seconds: 0))
+            // A release build's checks trap without a message; the debug build's worker says where.
+            let message = stderr.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed") }
+            box.add(
+                WorkerResult(
+                    path: culprit,
+                    crash: "the process died (\(status))" + (message.map { ": \($0)" } ?? " without a message"),
+                    seconds: 0))
             remaining.removeFirst()
         }
     }
