@@ -1599,8 +1599,9 @@ class Program:
         p = self.fresh("Describable")
         a, b = self.fresh("Square"), self.fresh("Label")
         k = r.randint(2, 5)
+        me = self.pick(["", "self."])  # members of self in a protocol extension: implicit or explicit
         self.decls += [f"protocol {p} {{", "    var title: String { get }", "    func area() -> Double", "}", "",
-                       f"extension {p} {{", "    func summary() -> String {", "        \"\\(title): \\(area())\"",
+                       f"extension {p} {{", "    func summary() -> String {", f"        \"\\({me}title): \\({me}area())\"",
                        "    }", "}", "",
                        f"struct {a}: {p} {{", "    var side: Double", f"    var title: String {{ \"square \\(side)\" }}",
                        "    func area() -> Double { side * side }", "}", "",
@@ -1638,7 +1639,7 @@ class Program:
                        "    xs.swapAt(0, xs.count - 1)", "}", ""]
         v, w = self.fresh("z"), self.fresh("list")
         out += [f"    var {v} = {self.int_lit(0, 99).code}", f"    {f}(&{v})", f"    {f}(&{v})",
-                f"    var {w} = {self.array_lit('[Int]', typed_context=True).code}", f"    {s}(&{w})",
+                f"    var {w}: [Int] = {self.array_lit('[Int]', typed_context=True).code}", f"    {s}(&{w})",
                 f"    print({v}, {w})"]
 
     def snippet_static(self, out):
@@ -1674,8 +1675,10 @@ class Program:
         s = self.fresh("seen")
         a = self.array_lit("[Int]", typed_context=True)
         b = self.array_lit("[Int]", typed_context=True)
-        out += [f"    var {s}: Set<Int> = {a.code}", f"    {s}.insert({self.int_lit(0, 9).code})",
-                f"    let {s}Other: Set<Int> = {b.code}",
+        # an array literal where a Set is expected, or Set(_:) of an array
+        first = f"    var {s}: Set<Int> = {a.code}" if self.chance(0.5) else f"    var {s} = Set<Int>({a.code})"
+        other = f"    let {s}Other: Set<Int> = {b.code}" if self.chance(0.5) else f"    let {s}Other = Set({b.code} + [0])"
+        out += [first, f"    {s}.insert({self.int_lit(0, 9).code})", other,
                 f"    print({s}.count, {s}.sorted(), {s}.contains(3), {s}.union({s}Other).sorted(), "
                 f"{s}.intersection({s}Other).sorted())",
                 f"    print({s}.isSubset(of: {s}Other), {s}.subtracting({s}Other).sorted())"]
@@ -1772,27 +1775,32 @@ class Program:
 
     def generate(self):
         r = self.rng
-        for _ in range(r.choice([0, 1, 1, 2])):
-            self.gen_struct()
-        for _ in range(r.choice([0, 1, 1, 2])):
-            self.gen_enum()
-        for _ in range(r.choice([0, 1, 2, 2, 3])):
-            self.gen_func()
-        body = []
-        self.push()
         snippets = [self.snippet_protocol, self.snippet_generic, self.snippet_inout, self.snippet_static,
                     self.snippet_labeled, self.snippet_switch_tuple, self.snippet_set, self.snippet_int_api,
                     self.snippet_double_api, self.snippet_guard, self.snippet_nested_func, self.snippet_string_api]
         chosen = r.sample(snippets, r.choice([0, 1, 1, 2]))
-        n = r.randint(6, 14) - 3 * len(chosen)
-        at = sorted(r.randint(0, max(n, 1)) for _ in chosen)
-        for k in range(max(n, 1)):
+        # the protocol and generic snippets declare 12 to 25 lines: fewer other declarations keep within 60 lines
+        if self.snippet_protocol in chosen:
+            structs, enums, funcs = 0, 0, r.choice([0, 1])
+        elif self.snippet_generic in chosen:
+            structs, enums, funcs = r.choice([(0, 0), (1, 0), (0, 1)]) + (r.choice([0, 1, 2]),)
+        else:
+            structs, enums, funcs = r.choice([0, 1, 1, 2]), r.choice([0, 1, 1, 2]), r.choice([0, 1, 2, 2, 3])
+        for _ in range(structs):
+            self.gen_struct()
+        for _ in range(enums):
+            self.gen_enum()
+        for _ in range(funcs):
+            self.gen_func()
+        body = []
+        self.push()
+        n = max(1, r.randint(6, 14) - 3 * len(chosen))
+        at = sorted(r.randint(0, n - 1) for _ in chosen)
+        for k in range(n):
             while at and at[0] == k:
                 at.pop(0)
                 chosen.pop(0)(body)
             self.stmt(1, 2, body)
-        for f in chosen:
-            f(body)
         if r.random() < 0.08:
             self.trap(body)
         self.pop()
