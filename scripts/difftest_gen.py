@@ -1186,7 +1186,11 @@ class Program:
             if not self.enums:
                 ty = "String"
             else:
-                out.append(f"{i}print({self.enum_value(self.pick(self.enums), 2).code})")
+                e = self.pick(self.enums)
+                if self.chance(0.3):  # inside a collection Swift prints a case with its type: [Color.red]
+                    out.append(f"{i}print([{self.enum_value(e, 2).code}, {self.enum_value(e, 2).code}])")
+                else:
+                    out.append(f"{i}print({self.enum_value(e, 2).code})")
                 return
         if ty == "tuple":
             a, b = self.int_expr(1), self.string_expr(1)

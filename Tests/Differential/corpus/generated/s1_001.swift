@@ -39,22 +39,19 @@ func main() {
     let nums4 = [4, 3, 26].sorted { $0 > $1 }
     print("nums4:", nums4)
     if (!("Swift".contains("tree"))) {
+        print([Color.start, Color.start])
         print(Color.start)
-        var s5 = String(" \(5.0) end".reversed())
-        print("s5:", s5)
     } else {
-        let nums6 = (["say \"hi\"", "say \"hi\"", "tab\tend", "3.5", "tree"].sorted(by: >)).map { $0.count }
-        print("nums6:", nums6)
+        print(Array(2..<2).filter { $0 % 4 == 0 })
+        print(((nums4.first).map { "#\($0)" })?.count as Any, ((nums4.first).map { "#\($0)" })?.uppercased() ?? "-")
     }
-    let y7 = 0.2
-    print(y7.rounded(), y7.rounded(.towardZero), y7.rounded(.down), y7.truncatingRemainder(dividingBy: 0.75))
-    print(Int(y7), Double.pi * y7, y7 / 3, y7 * 1e6, -y7, y7.isNaN, Double(Int(y7)) == y7)
+    let y5 = 2.5
+    print(y5.rounded(), y5.rounded(.towardZero), y5.rounded(.down), y5.truncatingRemainder(dividingBy: 0.75))
+    print(Int(y5), Double.pi * y5, y5 / 3, y5 * 1e6, -y5, y5.isNaN, Double(Int(y5)) == y5)
     print(0.1 + 0.2, 1.0 / 3.0, 2.0 / 3.0, 1e-7, 123456789.0 * 1000, 5e-324, 1.0 / 0.0)
-    var counter8 = 2
-    let bump9 = { (step: Int) -> Int in
-        counter8 = (counter8 + step * 6) % 1000
-        return counter8
+    if let u6 = ((["hello world", "apple", "kiwi"].map { $0.count }).firstIndex(of: 6)) {
+        var text7: String? = ["Swift", "apple", "x"].first(where: { $0.count > 3 })
+    } else {
+        print("no int")
     }
-    print(bump9(1), counter8)
-    print(bump9(3), counter8)
 }

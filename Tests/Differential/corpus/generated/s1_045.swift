@@ -47,13 +47,13 @@ func swapEnds5(_ xs: inout [Int]) {
 
 func main() {
     print(Event.stop)
-    var z6 = 29
+    var z6 = 96
     twice4(&z6)
     twice4(&z6)
-    var list7: [Int] = [25, 10, 1, 29, 6, (-8)]
+    var list7: [Int] = [10, 1, 29, 6]
     swapEnds5(&list7)
     print(z6, list7)
-    let words8 = (["fig", "hello world", "kiwi", "café", "apple", "🌲"].map { $0.uppercased() }).sorted(by: >)
-    print("words8:", words8)
-    print((words8.count * 27) - ("42".count))
+    let n8: Int = Int(3.25 + 7.75)
+    print("n8:", n8)
+    print(([11, 29, (-7), 7, 7, 23].first(where: { $0 > 3 })).map { $0 * 6 })
 }

@@ -37,7 +37,7 @@ func main() {
     print((28 + 33) > (25 * 31))
     if let u4 = ((["canopy", "Straße", "x"].sorted(by: >)).first(where: { $0.count > 2 })) {
         maybe3 = nil
-        print(Shape.many([5, 7, 30, 5, 24].filter { $0 % 4 == 0 }))
+        print(Shape.point(x: (u4.count - 9) % 1000, y: (1...3).reduce(0, +)))
         print("got", u4)
     } else {
         print("no string")

@@ -45,6 +45,7 @@ func main() {
     print(phrase11.count, phrase11.uppercased(), phrase11.lowercased(), phrase11.isEmpty, phrase11.first as Any, phrase11.last as Any)
     print(phrase11.split(separator: " "), phrase11.hasPrefix("He"), phrase11.contains("o"), Array(phrase11.reversed()).count, phrase11.dropFirst(2), phrase11.prefix(3))
     print(phrase11.filter { $0 != " " }, phrase11.map { String($0) }.joined(separator: "."))
-    print(Level.stop)
-    var flag12 = "café" < String(words5.count)
+    print([Level.pause, Level.pause])
+    let nums12 = [3, 29] + ([(-6), (-8), 12, 25].filter { $0 % 2 != 0 })
+    print("nums12:", nums12)
 }

@@ -50,5 +50,5 @@ func main() {
     let transform4: (Int) -> Int = { x in x + 4 }
     print((["x", "kiwi"].map { $0.count }).map(transform4))
     maybe3 = 41
-    print(Color.down)
+    print(Color.north)
 }

@@ -31,12 +31,22 @@ func main() {
     default:
         print("other")
     }
-    print(Event.high)
-    var n3 = (38 % (abs(27) + 1)) / 8
-    print("n3:", n3)
-    n3 += Int("42") ?? 1
-    var maybe4: Int? = Int("").map { $0 * 6 }
-    print("maybe4:", maybe4)
-    n3 = (n3 + 2) % 10000
-    print(maybe4)
+    print(Event.low)
+    let d3 = (6.25 / 0.5) * (abs((-2.25)).squareRoot())
+    for i4 in stride(from: 14, through: 0, by: -1) {
+        var n5 = 30 / (abs(-i4) + 1)
+        print("n5:", n5)
+        n5 -= i4 % (abs(12) + 1)
+    }
+    let (q6, r7) = ((-13) / 4, (-13) % 4)
+    print(q6, r7)
+    print([Event.high, Event.high])
+    var acc8 = ""
+    for c9 in ["plum", "hello"] where !c9.isEmpty {
+        acc8 += acc8.isEmpty ? c9 : "+" + c9
+    }
+    print(acc8, acc8.count)
+    let divisor10 = [1, 0].last!
+    print("dividing")
+    print(12 / divisor10)
 }

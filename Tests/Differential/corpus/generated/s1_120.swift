@@ -36,11 +36,12 @@ func main() {
         return result
     }
     print(accumulate1([5, 7]), accumulate1([1, 2, 3], start: -1))
-    print(Move.right)
-    let m2 = -122
-    print(m2.isMultiple(of: 3), m2.signum(), m2.magnitude, String(m2, radix: 16))
-    print(m2.quotientAndRemainder(dividingBy: 7), Int.max, Int.min, m2 / 8 * 5)
-    print((m2...m2 + 0).map { $0 & 7 }, m2 << 2, m2 >> 1, ~m2, m2 ^ 5)
-    print(["say \"hi\"", "hello", "plum", "apple", "Mixed"] + (["oak", "kiwi", "tree"].map { $0.uppercased() }), terminator: " ")
-    print("<")
+    print([Move.right, Move.pause])
+    let m2 = 209
+    print(m2.isMultiple(of: 5), m2.signum(), m2.magnitude, String(m2, radix: 16))
+    print(m2.quotientAndRemainder(dividingBy: 5), Int.max, Int.min, m2 / 1 * 9)
+    print((m2...m2 + 5).map { $0 & 7 }, m2 << 2, m2 >> 1, ~m2, m2 ^ 5)
+    var table3: [String: Int] = [:]
+    table3["tree", default: 0] += 4
+    print(table3.count, table3.values.sorted(), table3.keys.sorted())
 }

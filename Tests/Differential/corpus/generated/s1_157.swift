@@ -41,5 +41,5 @@ func main() {
     print("flag2:", flag2)
     var nums3 = [26, 16, 5, 30, 3, 19]
     print("nums3:", nums3)
-    print(Color.start)
+    print(Color.left)
 }

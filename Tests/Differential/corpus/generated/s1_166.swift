@@ -49,7 +49,9 @@ func main() {
     case 0:
         print("exactly 0")
     case 1...5:
-        print(Level.blue)
+        print(Level.green)
+    case let w10 where w10 % 2 == 0:
+        print("even", w10)
     default:
         print("other")
     }

@@ -33,17 +33,12 @@ func main() {
     print("depth1", depth1(15))
     print(Array([5, 13, 22, (-8)].reversed()), terminator: "")
     print("<")
-    print(Move.south)
-    let nums3: [Int] = (1...1).map { $0 * $0 }
-    print("nums3:", nums3)
+    print(Move.high)
+    let transform3: (Int) -> Int = { x in x + 6 }
+    print(([5, 3].sorted { $0 > $1 }).map(transform3))
     print(Move.up)
     let transform4: (Int) -> Int = { x in x % 5 }
-    print((nums3.sorted()).map(transform4))
-    var values5: [Double] = (nums3.filter { $0 % 2 == 0 }).map { Double($0) / 2 }
-    print("values5:", values5)
-    var t6 = 0
-    repeat {
-        let text7: String? = (([24].min()).map { $0 * 8 }).map { "#\($0)" }
-        t6 += 1
-    } while t6 < 2
+    print(([(-4), (-8)].sorted(by: >)).map(transform4))
+    print("depth1", depth1(14))
+    print(((-7), String(describing: Record(done: false))))
 }

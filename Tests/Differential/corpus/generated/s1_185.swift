@@ -30,30 +30,7 @@ func main() {
     print((false ? (-7) : (-19)) + Int(1000000.0), "Mixed Case", separator: "")
     print(parse2(""), parse2("13"), parse2("007"))
     print(1.75 * (1.1.rounded(.down)))
-    print(Move.pause)
-    for (n4, i3) in ["fig"].enumerated() {
-        for x5 in (["Mixed"].map { $0.count }).indices {
-            print(x5, (["Mixed"].map { $0.count })[x5])
-            switch Move.right {
-            case .start:
-                print("start")
-            case .right:
-                print("right")
-            default:
-                print("another Move")
-            }
-        }
-        if (("x".count) == ((1...10).reduce(0, +))) {
-            switch Move.start {
-            case .start:
-                print("start")
-            case .right:
-                print("right")
-            case .pause:
-                print("pause")
-            }
-            print(Move.right.next)
-        }
-        if (true && false) { continue }
-    }
+    print(Move.right)
+    var d3 = min(4.75, 2.0e-5 + 3.14159)
+    print("d3:", d3)
 }

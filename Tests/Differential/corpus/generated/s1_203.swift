@@ -41,7 +41,6 @@ func main() {
     let seen3Other = Set([10, 3, 17, 9] + [0])
     print(seen3.count, seen3.sorted(), seen3.contains(3), seen3.union(seen3Other).sorted(), seen3.intersection(seen3Other).sorted())
     print(seen3.isSubset(of: seen3Other), seen3.subtracting(seen3Other).sorted())
-    print(Token.up)
-    let nums4: [Int] = (["plum", "zed", "tab\tend", "Swift"] + ["x", "hello", "fig", "apple"]).map { $0.count }
-    print("nums4:", nums4)
+    print([Token.south, Token.up])
+    var d4 = 0.2 / 7.0
 }

@@ -49,7 +49,7 @@ func main() {
     words3.sort(by: >)
     print([26, 20, 28, 25, (-1)], "canopy")
     words3.remove(at: 0)
-    print(Level2.green)
-    print(0.5, terminator: ";")
-    print("<")
+    print([Level2.high, Level2.high])
+    let (q4, r5) = ((37 / (abs(19) + 1)) / 6, (37 / (abs(19) + 1)) % 6)
+    print(q4, r5)
 }

@@ -53,7 +53,6 @@ func main() {
     let pairs5: [(String, Int)] = [("zed", 8), ("apple", 4), ("oak", 8), ("plum", 3)]
     let pairs5Sorted = pairs5.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
     print(pairs5Sorted.map { $0.0 }, pairs5.map { $0.1 }.reduce(0, +))
-    print(Color.pause)
-    print(max((1...5).reduce(0, +), "x".count), terminator: " ")
-    print("<")
+    print(Color.right)
+    nums4[0] = false ? (-6) : nums4.count
 }
