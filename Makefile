@@ -21,8 +21,10 @@ cluster:
 ## Install what is missing, build, and run every test.
 # Warnings are errors through Package.swift. The benchmark runs on a tiny tree as a smoke test (it verifies its
 # incremental results against a from-scratch evaluation); the protocol fuzzer runs 3,000 cases (docs/fuzzing.md);
-# the cluster test starts 3 NATS servers and 3 canopyd and kills some (docs/cluster.md); the test suite runs last
-# so its summary ends the output.
+# the cluster test starts 3 NATS servers and 3 canopyd and kills some (docs/cluster.md); the differential test runs
+# the Swift corpus through swiftc (only programs changed since expected.json was written) and through CanopyScript
+# (release, built on the canopy-bench build; docs/differential.md); the test suite runs last so its summary ends the
+# output.
 # The suite is Swift Testing only: --disable-xctest skips the empty XCTest pass and its "Executed 0 tests" line.
 test:
 	@bash scripts/setup.sh --test
@@ -30,6 +32,9 @@ test:
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
 	.build/release/canopy-bench --programs --fields 100 --keystrokes 300
 	swift build
+	python3 scripts/difftest.py
+	swift build -c release --product canopy-difftest
+	.build/release/canopy-difftest
 	python3 Tests/e2e/daemon_smoke.py .build/debug/canopyd
 	python3 scripts/fuzz.py --daemon .build/debug/canopyd --cases 3000 --seed 1 --keep-failures artifacts/fuzz
 	python3 Tests/e2e/cli_smoke.py .build/debug/canopyd .build/debug/canopy

@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "canopy", targets: ["canopy"]),
         .executable(name: "canopy-bench", targets: ["canopy-bench"]),
         .executable(name: "canopy-redis-load", targets: ["canopy-redis-load"]),
+        .executable(name: "canopy-difftest", targets: ["canopy-difftest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -129,6 +130,9 @@ let package = Package(
         // Engine benchmarks: build, per-edit incremental cost, from-scratch cost, memory per node; program trees.
         .executableTarget(
             name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript", "CanopyViews"], swiftSettings: strict),
+        // The CanopyScript side of the differential test against swiftc (docs/differential.md): runs the corpus of
+        // Tests/Differential and compares with the outputs scripts/difftest.py recorded from swiftc's builds.
+        .executableTarget(name: "canopy-difftest", dependencies: ["CanopyScript"], swiftSettings: strict),
         // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),

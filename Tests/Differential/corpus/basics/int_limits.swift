@@ -1,0 +1,17 @@
+func main() {
+    print(Int.max)
+    print(Int.min)
+    print(Int.max - 1)
+    print(Int.min + 1)
+    print(Int32.max, Int32.min)
+    print(Int16.max, Int8.min)
+    print(UInt8.max, UInt16.max)
+    print(UInt32.max)
+    print(Int.max / 2)
+    print(Int.min / 2)
+    print(Int.max % 10)
+    print(Int.bitWidth)
+    print(Int.max.addingReportingOverflow(1))
+    print(Int.min.subtractingReportingOverflow(1).overflow)
+    print(Int.max &+ 1 == Int.min)
+}

@@ -1,0 +1,18 @@
+func main() {
+    print(Int("42") as Any)
+    print(Int("x") as Any)
+    print(Int("-0") as Any)
+    print(Int("007") as Any)
+    print(Int("1_000") as Any)
+    print(Int("99999999999999999999") as Any)
+    print(Int8("128") as Any, Int8("-128") as Any)
+    print(UInt("-1") as Any)
+    print(Double("1.5") as Any)
+    print(Double(".5") as Any)
+    print(Double("5.") as Any)
+    print(Double("-1e-3") as Any)
+    print(Double("inf") as Any, Double("nan")?.isNaN as Any)
+    print(Double("1,5") as Any)
+    print(Float("0.1") as Any)
+    print(Int("ff", radix: 16) as Any, Int("z", radix: 36) as Any)
+}
