@@ -197,13 +197,13 @@ def classify_trap(returncode: int, stderr: str):
 
 # A type made fileprivate by the batch is qualified in debug descriptions (`Optional(S(x: 1))` prints as
 # `Optional(main.(unknown context at $55d0c0a1c504).S(x: 1))`, the address changing from build to build): written
-# as the unqualified name, as CanopyScript (which has no modules) prints it.
+# as the one file of module `main` prints it (`Optional(main.S(x: 1))`), which is what CanopyScript prints.
 PRIVATE_QUALIFIER = re.compile(r"main\.\(unknown context at \$[0-9a-f]+\)\.")
 
 
 def expectation(path: str, stdout: str, returncode: int, stderr: str) -> dict:
     e = {"path": path}
-    stdout = PRIVATE_QUALIFIER.sub("", stdout)
+    stdout = PRIVATE_QUALIFIER.sub("main.", stdout)
     body = stdout[:-1] if stdout.endswith("\n") else stdout
     e["stdout"] = body.split("\n") if stdout else []
     if stdout and not stdout.endswith("\n"):
@@ -291,7 +291,7 @@ def build_and_run(swiftc, workdir, programs, jobs, timeout, errors, results):
         if run is None or again is None:
             errors.append((path, f"did not finish within {timeout:g} s (a corpus program must terminate)"))
             continue
-        if (run[0], PRIVATE_QUALIFIER.sub("", run[1])) != (again[0], PRIVATE_QUALIFIER.sub("", again[1])):
+        if (run[0], PRIVATE_QUALIFIER.sub("main.", run[1])) != (again[0], PRIVATE_QUALIFIER.sub("main.", again[1])):
             errors.append((path, "printed differently in two runs: it must not print a Dictionary or a Set (or "
                                  "iterate one) without sorting it first"))
             continue

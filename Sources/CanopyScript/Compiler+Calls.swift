@@ -133,7 +133,15 @@ extension Compiler {
         let callee = c.calledExpression
         if let d = callee.as(DeclReferenceExprSyntax.self) {
             let n = d.baseName.text
-            if let v = variable(n, at) { return callValue(v, args, at) }
+            if let v = variable(n, at) {
+                if let fn = context.localFunction(n) {
+                    // A nested `func`: its labels and defaults apply, as for any function.
+                    let (matched, problem) = match(fn, args, skipSelf: false)
+                    if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
+                    return CallValueExpr(at, v, matched, fn.returnType)
+                }
+                return callValue(v, args, at)
+            }
             if n == "Task", args.count == 1 {
                 let body = expr(args[0].expr, expected: .function([], .unknown))
                 return CallValueExpr(at, body, [], .void)

@@ -465,6 +465,7 @@ extension Compiler {
             if receiver.isKnown || receiver == .unknown { return .optional(element) }
             return .unknown
         case "firstIndex", "lastIndex": return .optional(.int)
+        case "quotientAndRemainder": return .tuple([.int, .int], labels: ["quotient", "remainder"])
         case "keys":
             if case .dictionary(let k, _) = receiver { return .array(k) }
         case "values":

@@ -81,7 +81,7 @@ extension Compiler {
 
     private func declaration(_ d: DeclSyntax) -> [Stmt] {
         if let v = d.as(VariableDeclSyntax.self) { return variable(v) }
-        if let f = d.as(FunctionDeclSyntax.self) { return [nestedFunction(f)] }
+        if let f = d.as(FunctionDeclSyntax.self) { return nestedFunction(f) }
         error(d, "only local variables and functions can be declared inside a function")
         return []
     }
@@ -134,10 +134,11 @@ extension Compiler {
     }
 
     /// A nested `func`: a closure in a boxed local, so it can call itself.
-    private func nestedFunction(_ f: FunctionDeclSyntax) -> Stmt {
+    private func nestedFunction(_ f: FunctionDeclSyntax) -> [Stmt] {
         let name = f.name.text
         let l = context.declare(name, type: .unknown, mutable: false)
         let fn = Function(name: name, location: loc(f))
+        context.setFunction(name, fn)
         fn.isClosure = true
         let ctx = FunctionContext(
             function: fn, parent: context, selfType: context.selfType, isStatic: context.isStatic, selfMutable: false,
@@ -148,6 +149,10 @@ extension Compiler {
             let t = resolveType(p.type, in: context.selfType, generics: context.generics)
             let pl = ctx.declare((p.secondName ?? p.firstName).text, type: t, mutable: true)
             if pl.boxed { fn.boxedParameters.append(fn.parameterTypes.count) }
+            // A default is evaluated where the call is, from what the enclosing body sees.
+            fn.defaults.append(p.defaultValue.map { expr($0.value, expected: t.expectation) })
+            if p.defaultValue != nil { fn.defaulted.insert(fn.parameterTypes.count) }
+            if p.ellipsis != nil { error(p, "variadic parameters of nested functions are not part of Canopy's Swift subset") }
             fn.parameterTypes.append(t)
             fn.parameterLabels.append(p.firstName.text == "_" ? nil : p.firstName.text)
         }
@@ -157,8 +162,14 @@ extension Compiler {
         if let body = f.body {
             withContext(ctx) { fn.body = statements(body.statements, implicitReturn: fn.returnType != .void) }
         }
-        let make = ClosureExpr(loc(f), fn, sources: ctx.captureSources, .function(fn.parameterTypes, fn.returnType))
-        return DeclareStmt(loc(f), slot: l.slot, boxed: true, initial: make, type: .unknown)
+        let type = TypeRef.function(fn.parameterTypes, fn.returnType)
+        context.refine(name, type: type)
+        let make = ClosureExpr(loc(f), fn, sources: ctx.captureSources, type)
+        // The box first, then the closure that captures it: a nested function can call itself.
+        return [
+            DeclareStmt(loc(f), slot: l.slot, boxed: true, initial: LiteralExpr(loc(f), .null, .unknown), type: .unknown),
+            ExprStmt(AssignExpr(loc(f), LocalPlace(slot: l.slot, boxed: true), make, targetType: .unknown)),
+        ]
     }
 
     private func statement(_ s: StmtSyntax, label: Int) -> [Stmt] {

@@ -304,7 +304,7 @@ final class InterpolationExpr: Expr {
         var s = ""
         for p in parts {
             let v = try p.eval(m)
-            if case .string(let t) = v { s += t } else { s += try m.describe(v, as: p.type) }
+            if case .string(let t) = v, !p.type.isOptional { s += t } else { s += try m.describe(v, as: p.type) }
         }
         try m.checkCount(s.utf8.count, at: location)
         return .string(s)
@@ -330,7 +330,7 @@ final class PrintExpr: Expr {
         for (i, item) in items.enumerated() {
             if i > 0 { line += sep }
             let v = try item.eval(m)
-            if case .string(let t) = v.unboxed { line += t } else { line += try m.describe(v, as: item.type) }
+            if case .string(let t) = v.unboxed, !item.type.isOptional { line += t } else { line += try m.describe(v, as: item.type) }
         }
         line += try terminator.map { e throws(ScriptFault) in m.describe(try e.eval(m)) } ?? "\n"
         try m.charge(1, at: location)

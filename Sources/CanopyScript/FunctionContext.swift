@@ -6,6 +6,8 @@ struct Local {
     var type: TypeRef
     var mutable: Bool
     var boxed: Bool
+    /// A nested `func`: its labels and defaults, for matching a call's arguments.
+    var function: Function?
 }
 
 /// What the compiler knows while compiling one function or closure body: its slots, block scopes, captures and
@@ -62,6 +64,24 @@ final class FunctionContext {
     func refine(_ name: String, type: TypeRef) {
         for i in scopes.indices.reversed() where scopes[i][name] != nil {
             scopes[i][name]!.type = type
+            return
+        }
+    }
+
+    /// The nested `func` a name refers to here or in an enclosing body, if it is one.
+    func localFunction(_ name: String) -> Function? {
+        var c: FunctionContext? = self
+        while let ctx = c {
+            if let l = ctx.lookupLocal(name) { return l.function }
+            c = ctx.parent
+        }
+        return nil
+    }
+
+    /// Marks a declared local as a nested function.
+    func setFunction(_ name: String, _ fn: Function) {
+        for i in scopes.indices.reversed() where scopes[i][name] != nil {
+            scopes[i][name]!.function = fn
             return
         }
     }
