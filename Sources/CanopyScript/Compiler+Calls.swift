@@ -133,7 +133,7 @@ extension Compiler {
         let callee = c.calledExpression
         if let d = callee.as(DeclReferenceExprSyntax.self) {
             let n = d.baseName.text
-            if let v = variable(n, at) {
+            if inPrelude || !moduleQualified.contains(d.positionAfterSkippingLeadingTrivia), let v = variable(n, at) {
                 if let fn = context.localFunction(n) {
                     // A nested `func`: its labels and defaults apply, as for any function.
                     let (matched, problem) = match(fn, args, skipSelf: false)
@@ -214,10 +214,17 @@ extension Compiler {
             let receiver = expr(baseSyntax, expected: nil)
             return memberCall(receiver, n, args, at, node: c)
         }
-        if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1, args.isEmpty,
+        if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1,
             let t = typeFromExpr(a.elements.first!.expression)
         {
-            return ArrayLiteralExpr(at, [], .array(t))
+            if args.isEmpty { return ArrayLiteralExpr(at, [], .array(t)) }
+            // `[Double](repeating: 0, count: 3)`, `[Int](1...3)`: Array's initializers, the element typed.
+            let full = Compiler.fullName("init", args.map(\.label))
+            guard let native = Library.shared.typeFunctions["Array"]?[full] else {
+                return bad(c, "no initializer 'Array\(full.dropFirst(4))' in Canopy's library")
+            }
+            let expected: [TypeRef?] = full == "init(repeating:count:)" ? [t.expectation, .int] : [nil]
+            return CallNativeExpr(at, native, plainArguments(args, expected: expected), .array(t))
         }
         if let d = callee.as(DictionaryExprSyntax.self), args.isEmpty, case .elements(let list) = d.content, list.count == 1,
             let k = typeFromExpr(list.first!.key), let v = typeFromExpr(list.first!.value)
@@ -333,10 +340,24 @@ extension Compiler {
         let site = Library.shared.site(n, labels: labels, trailing: trailing, property: false)
         // Closure arguments get the element type as their parameter type, so `$0.width` resolves.
         let element = elementType(receiver.type)
-        let expectedArgs: [TypeRef?] = args.map { a in
-            a.expr.is(ClosureExprSyntax.self) ? closureExpectation(n, receiver.type, element, arity: closureArity(a.expr)) : nil
+        var compiled: [Argument]
+        if n == "reduce", args.count == 2, args[1].expr.is(ClosureExprSyntax.self) {
+            // `reduce(into: (evens: 0, odds: 0)) { acc, x in acc.odds += x }`: the accumulator has the initial
+            // value's type, so its members resolve.
+            let initial = argument(args[0].expr, expected: nil)
+            let t = initial.expr.type
+            compiled = [initial, argument(args[1].expr, expected: .function([t.expectation ?? .unknown, element], t))]
+        } else {
+            // An element argument takes the element type, so `.tag("x")` in `filters.contains(.tag("x"))` is a case.
+            let takesElement = ["contains", "firstIndex", "lastIndex", "append", "insert", "remove", "starts"].contains(n)
+            let expectedArgs: [TypeRef?] = args.map { a in
+                if a.expr.is(ClosureExprSyntax.self) {
+                    return closureExpectation(n, receiver.type, element, arity: closureArity(a.expr))
+                }
+                return takesElement && (a.label == nil || a.label == "of") ? element.expectation : nil
+            }
+            compiled = plainArguments(args, expected: expectedArgs)
         }
-        let compiled = plainArguments(args, expected: expectedArgs)
         if site.isEmpty, !hasUserMethod(n), !Library.shared.hasMember(n) {
             return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has no member '\(n)'")
         }

@@ -86,7 +86,9 @@ extension Compiler {
         if let a = e.as(ArrayExprSyntax.self) {
             var element: TypeRef?
             if case .array(let el)? = expected?.unwrapped { element = el }
-            let items = a.elements.map { expr($0.expression, expected: element) }
+            // `[Priority.high, .low]`: later elements take the first one's type.
+            var items: [Expr] = []
+            for el in a.elements { items.append(expr(el.expression, expected: element ?? items.first?.type.expectation)) }
             let t = element ?? items.first?.type ?? .unknown
             return ArrayLiteralExpr(at, items, .array(items.contains { $0.type == .double } && t == .int ? .double : t))
         }
@@ -423,6 +425,11 @@ extension Compiler {
                 return MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
             }
+            // `s.handle` passed as a function: the method bound to the value.
+            let methods = info.methods.filter { $0.key.hasPrefix(n + "(") }
+            if methods.count == 1, let f = methods.first?.value, !f.isMutating {
+                return BoundMethodExpr(at, base: base, f, .function(Array(f.parameterTypes.dropFirst()), f.returnType))
+            }
             if info.kind == .enumeration, n == "rawValue", let raw = info.rawType {
                 return DynamicMemberExpr(at, base: base, name: n).typed(raw)
             }
@@ -492,6 +499,9 @@ extension Compiler {
         case "union", "intersection", "subtracting": return receiver
         case "removeLast", "removeFirst", "remove":
             if case .array(let e) = receiver { return e }
+            if case .set(let e) = receiver, n == "remove" { return .optional(e) }
+        case "insert":
+            if case .set(let e) = receiver { return .tuple([.bool, e], labels: ["inserted", "memberAfterInsert"]) }
         default: break
         }
         return .unknown

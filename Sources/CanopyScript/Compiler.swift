@@ -24,6 +24,8 @@ package final class Compiler {
     /// Open `?` binds not yet closed by a chain.
     var openChains = 0
     var labels: [String: Int] = [:]
+    /// Names the source qualified with a module (`Swift.min`): locals do not shadow them.
+    var moduleQualified: Set<AbsolutePosition> = []
     /// While an `if`/`switch` that is a body's value compiles: each branch's single expression is returned.
     var branchesReturn = false
     /// The protocol whose extension member is being compiled as a conforming type's copy.
@@ -98,7 +100,9 @@ package final class Compiler {
             return nil
         }
         let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }
-        let plain = ModuleQualifierRemover(viewMode: .sourceAccurate).rewrite(folded)
+        let remover = ModuleQualifierRemover(viewMode: .sourceAccurate)
+        let plain = remover.rewrite(folded)
+        if !prelude { moduleQualified = remover.qualified }
         guard let file = plain.as(SourceFileSyntax.self) else { return nil }
         return ParsedFile(file: file, converter: conv, prelude: prelude)
     }

@@ -81,6 +81,22 @@ final class ConstantExpr: Expr {
     }
 }
 
+/// A method of a value used as a function (`events.map(screen.handle)`): bound to the value as it is now.
+final class BoundMethodExpr: Expr {
+    let base: Expr
+    let function: Function
+
+    init(_ location: SourceLocation, base: Expr, _ function: Function, _ type: TypeRef) {
+        self.base = base
+        self.function = function
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        .function(BoundMethod(function, receiver: try base.eval(m)))
+    }
+}
+
 /// A static property read through a metatype value (`key.defaultValue` with `key: T.Type`).
 final class MetatypeMemberExpr: Expr {
     let base: Expr

@@ -114,6 +114,13 @@ final class DynamicFieldPlace: Place {
         let name = self.name
         let location = self.location
         try base.modify(m) { (v: inout Value) throws(ScriptFault) in
+            if case .tuple(var parts) = v, let i = Int(name), i < parts.count {
+                // `t.0 = 5`, `acc.odds += x` (labels are positions by now).
+                v = .null
+                try body(&parts[i])
+                v = .tuple(parts)
+                return
+            }
             let index: Int? = if case .record(let t, _) = v { m.program.types[t].fieldIndex[name] } else { nil }
             guard let index, try modifyField(&v, index, body) else {
                 throw m.fault("cannot assign to property \(name) of this value", at: location)
