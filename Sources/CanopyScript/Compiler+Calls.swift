@@ -322,6 +322,8 @@ extension Compiler {
             let t = expr(args[0].expr, expected: .function([receiver.type.unwrapped], .unknown))
             var r = TypeRef.unknown
             if case .function(_, let rt) = t.type { r = rt }
+            // `map` with a transform that returns an optional makes an optional of an optional; `flatMap` does not.
+            if n == "map", r.isOptional { return bad(node.calledExpression, Compiler.nestedOptionalMessage(program.name(of: .optional(r))) + " (use flatMap)") }
             return OptionalMapExpr(at, base: receiver, transform: t, .optional(r.unwrapped))
         }
         if case .named(let id) = receiver.type.unwrapped, program.types[id].kind != .protocolType {
@@ -369,13 +371,31 @@ extension Compiler {
         }
         let mayMutate = mutatingNames.contains(n)
         let full = Compiler.fullName(n, labels)
+        let type = memberType(receiver.type, n, args: compiled.map(\.expr))
+        if case .optional(let inner) = type, inner.isOptional {
+            return bad(node.calledExpression, Compiler.nestedOptionalMessage(program.name(of: type)))
+        }
         let call = MethodCallExpr(
             at, receiver: receiver, place: mayMutate ? receiver.place : nil, name: n, fullName: full, args: compiled,
-            natives: site, memberType(receiver.type, n, args: compiled.map(\.expr)))
-        if case .named(let id) = receiver.type.unwrapped, program.types[id].kind == .protocolType {
-            call.viaProtocol = staticallyBound(full, in: program.types[id])?.name
-        }
+            natives: site, type)
+        if let p = protocolOf(receiver.type) { call.viaProtocol = staticallyBound(full, in: p)?.name }
         return call
+    }
+
+    /// The protocol a value is seen through: an existential (`let b: Badge`) or a constrained generic (`b: B` with
+    /// `<B: Badge>`).
+    func protocolOf(_ t: TypeRef) -> TypeInfo? {
+        switch t.unwrapped {
+        case .named(let id) where program.types[id].kind == .protocolType: return program.types[id]
+        case .generic(let g):
+            var c: FunctionContext? = context
+            while let ctx = c {
+                if let p = ctx.function.constraints[g] { return program.type(named: p).flatMap { $0.kind == .protocolType ? $0 : nil } }
+                c = ctx.parent
+            }
+            return nil
+        default: return nil
+        }
     }
 
     /// The protocol whose extension declares `member` when `member` is not a requirement of `p` or of a protocol it

@@ -364,7 +364,9 @@ extension Compiler {
 
     /// A computed property's getter, as a method of `info` (the caller decides where it is registered).
     @discardableResult
-    private func declareComputed(_ b: PatternBindingSyntax, in info: TypeInfo, generics: Set<String>) -> Function? {
+    private func declareComputed(
+        _ b: PatternBindingSyntax, in info: TypeInfo, generics: Set<String>, copying via: TypeInfo? = nil
+    ) -> Function? {
         guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
             let accessors = b.accessorBlock
         else {
@@ -400,6 +402,8 @@ extension Compiler {
         compileLater { c in
             // A view's `body` is a `@ViewBuilder`, as the `View` protocol declares it.
             fn.isBuilder = marked || (name == "body" && c.isViewTypeID(info.id))
+            c.copying = via
+            defer { c.copying = nil }
             c.quietIfCopied(info.id) {
                 c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: false, generics: generics)
             }
@@ -569,7 +573,7 @@ extension Compiler {
             if let f = member.decl.as(FunctionDeclSyntax.self) {
                 copy = declareFunction(f, in: t, isStatic: member.isStatic, copying: pt)
             } else if let b = member.binding, !member.isStatic {
-                copy = declareComputed(b, in: t, generics: generics)
+                copy = declareComputed(b, in: t, generics: generics, copying: pt)
             }
             guard let copy else { continue }
             t.protocolCopies["\(pt.name).\(n)"] = copy

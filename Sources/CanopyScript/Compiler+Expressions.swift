@@ -181,9 +181,12 @@ extension Compiler {
                         return fieldAccess(at, base: me, info, fi)
                     }
                     if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
-                        return MethodCallExpr(
+                        let call = MethodCallExpr(
                             at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
                             getter.returnType)
+                        // Inside a protocol extension's copy, its own non-requirement properties are bound statically.
+                        if let via = copying, staticallyBound(n, in: via) != nil { call.viaProtocol = via.name }
+                        return call
                     }
                     // `rawValue` inside an enum with raw values: implicit `self.rawValue`.
                     if n == "rawValue", info.kind == .enumeration, info.rawType != nil, let me = variable("self", at) {
@@ -195,6 +198,10 @@ extension Compiler {
                     {
                         return instanceMember(me, n, node, at: at)
                     }
+                }
+                if let via = copying, staticallyBound(n, in: via) != nil, let ci = via.staticConstants[n] {
+                    // A protocol extension's own static property, named inside that extension: bound statically.
+                    return ConstantExpr(at, program.cells[ci], via.staticTypes[n] ?? .unknown)
                 }
                 if let ci = info.staticConstants[n] {
                     return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
@@ -412,6 +419,10 @@ extension Compiler {
         }
         switch base.type {
         case .metatype(let t):
+            // `t.extraName` with `t: T.Type`, `T: Kind`: a protocol extension's own static property is bound statically.
+            if let p = protocolOf(t), let owner = staticallyBound(n, in: p), let ci = owner.staticConstants[n] {
+                return ConstantExpr(at, program.cells[ci], owner.staticTypes[n] ?? .unknown)
+            }
             // `key.defaultValue` with `key: T.Type`: the static property of the type the value names.
             var type = TypeRef.unknown
             if case .named(let id) = t { type = program.types[id].staticTypes[n] ?? .unknown }
@@ -422,8 +433,10 @@ extension Compiler {
                 return fieldAccess(at, base: base, info, fi)
             }
             if let getter = info.methods[n] {
-                return MethodCallExpr(
+                let call = MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
+                if info.kind == .protocolType { call.viaProtocol = staticallyBound(n, in: info)?.name }
+                return call
             }
             // `s.handle` passed as a function: the method bound to the value.
             let methods = info.methods.filter { $0.key.hasPrefix(n + "(") }
@@ -451,9 +464,15 @@ extension Compiler {
             return bad(node, "value of type '\(program.name(of: base.type))' has no member '\(n)'")
         }
         if !site.isEmpty {
-            return NativePropertyExpr(at, base: base, name: n, site: site, memberType(base.type, n, args: []))
+            let type = memberType(base.type, n, args: [])
+            if case .optional(let inner) = type, inner.isOptional {
+                return bad(node, Compiler.nestedOptionalMessage(program.name(of: type)))
+            }
+            return NativePropertyExpr(at, base: base, name: n, site: site, type)
         }
-        return DynamicMemberExpr(at, base: base, name: n).typed(memberType(base.type, n, args: []))
+        let member = DynamicMemberExpr(at, base: base, name: n)
+        if let p = protocolOf(base.type), let owner = staticallyBound(n, in: p) { member.viaProtocol = owner.name }
+        return member.typed(memberType(base.type, n, args: []))
     }
 
     /// What the compiler can tell of a library member's result type.
@@ -472,6 +491,8 @@ extension Compiler {
             if receiver.isKnown || receiver == .unknown { return .optional(element) }
             return .unknown
         case "firstIndex", "lastIndex": return .optional(.int)
+        case "updateValue", "removeValue":
+            if case .dictionary(_, let v) = receiver { return .optional(v) }
         case "quotientAndRemainder": return .tuple([.int, .int], labels: ["quotient", "remainder"])
         case "keys":
             if case .dictionary(let k, _) = receiver { return .array(k) }

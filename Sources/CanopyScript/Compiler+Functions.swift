@@ -9,7 +9,16 @@ extension Compiler {
 
     func declareFunction(_ f: FunctionDeclSyntax, in owner: TypeInfo?, isStatic: Bool, copying via: TypeInfo? = nil) -> Function {
         var generics = Set(owner?.genericParameters ?? [])
-        for g in f.genericParameterClause?.parameters ?? [] { generics.insert(g.name.text) }
+        var constraints: [String: String] = [:]
+        for g in f.genericParameterClause?.parameters ?? [] {
+            generics.insert(g.name.text)
+            if let c = g.inheritedType?.trimmedDescription { constraints[g.name.text] = c }
+        }
+        for r in f.genericWhereClause?.requirements ?? [] {
+            if let c = r.requirement.as(ConformanceRequirementSyntax.self) {
+                constraints[c.leftType.trimmedDescription] = c.rightType.trimmedDescription
+            }
+        }
         let params = f.signature.parameterClause.parameters
         let base = f.name.text
         // Operator functions take no argument labels: `static func < (a: V, b: V)` is `<(_:_:)`.
@@ -18,6 +27,7 @@ extension Compiler {
         let labels: [String?] = params.map { isOperator || $0.firstName.text == "_" ? nil : $0.firstName.text }
         let name = Compiler.fullName(base, labels)
         let fn = Function(name: owner.map { "\($0.name).\(name)" } ?? name, location: loc(f))
+        fn.constraints = constraints
         fn.isStatic = isStatic || owner == nil
         fn.isMutating = f.modifiers.contains { $0.name.text == "mutating" }
         if fn.isMutating { mutatingNames.insert(base) }

@@ -169,6 +169,8 @@ final class FieldExpr: Expr {
 final class DynamicMemberExpr: Expr {
     let base: Expr
     let name: String
+    /// A protocol extension's property that is not a requirement, read through the protocol: its copy runs.
+    var viaProtocol: String?
 
     init(_ location: SourceLocation, base: Expr, name: String) {
         self.base = base
@@ -178,6 +180,15 @@ final class DynamicMemberExpr: Expr {
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         let b = try base.eval(m)
+        if let via = viaProtocol {
+            switch b.unboxed {
+            case .record(let t, _), .enumCase(let t, _, _):
+                if let getter = m.program.types[t].protocolCopies["\(via).\(name)"] {
+                    return try m.call(BoundMethod(getter, receiver: b.unboxed), [], site: location)
+                }
+            default: break
+            }
+        }
         return try m.member(of: b, name, at: location)
     }
 

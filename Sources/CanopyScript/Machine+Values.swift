@@ -175,7 +175,8 @@ extension Machine {
             case .int(let i):
                 guard i >= 0, i < a.count else { throw fault("Index out of range", at: location) }
                 return a[i]
-            case .range(let lo, var hi, _):
+            case .range(var lo, var hi, _):
+                if lo == Int.min { lo = 0 }  // `a[..<2]`
                 if hi == Int.max { hi = a.count }  // `a[2...]`
                 guard lo >= 0, hi <= a.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .array(Array(a[lo..<hi]))
@@ -191,8 +192,9 @@ extension Machine {
                 return v
             }
         case .string(let s):
-            if case .range(let lo, var hi, _) = key {
+            if case .range(var lo, var hi, _) = key {
                 let chars = Array(s)
+                if lo == Int.min { lo = 0 }
                 if hi == Int.max { hi = chars.count }
                 guard lo >= 0, hi <= chars.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .string(String(chars[lo..<hi]))

@@ -293,8 +293,8 @@ extension Machine {
     }
 }
 
-/// A partial range of integers (`..<2`, `...2`, `2...`): stored as a half-open range whose missing upper end is
-/// `Int.max`, which a subscript reads as the collection's end.
+/// A partial range of integers (`..<2`, `...2`, `2...`): stored as a half-open range whose missing ends are
+/// `Int.min` and `Int.max`, which a subscript reads as the collection's start and end and a pattern as no bound.
 final class PartialRangeExpr: Expr {
     let lower: Expr?
     let upper: Expr?
@@ -308,7 +308,7 @@ final class PartialRangeExpr: Expr {
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
-        var lo = 0
+        var lo = Int.min
         if let lower {
             guard case .int(let l) = try lower.eval(m).unboxed else { throw m.fault("a range needs integer bounds", at: location) }
             lo = l

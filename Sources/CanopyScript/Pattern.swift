@@ -32,7 +32,9 @@ indirect enum Pattern {
                 return try m.equal(p, v, at: e.location)
             }
         case .enumCase(let type, let name, let payload):
-            guard case .enumCase(let t, let c, let values) = v.unboxed else {
+            var ownCase = false
+            if case .enumCase(let t, _, _) = v.unboxed { ownCase = m.program.types[t].caseIndex[name] != nil }
+            guard case .enumCase(let t, let c, let values) = v.unboxed, type != nil || ownCase else {
                 // An optional's `.none` / `.some(x)`, written as enum cases.
                 if name == "none" { return v.isNull }
                 if name == "some", !v.isNull {

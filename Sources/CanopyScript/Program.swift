@@ -164,6 +164,9 @@ package final class Function: Callable {
     var defaults: [Expr?] = []
     /// Parameters declared with a default (their expressions compile later than the signature).
     var defaulted: Set<Int> = []
+    /// Generic parameters constrained to a protocol (`<B: Badge>`): calls through them bind a protocol extension's
+    /// non-requirement members statically, as through an existential.
+    var constraints: [String: String] = [:]
     /// The variadic parameter (`_ items: Int...`), an array inside the body.
     var variadic: Int?
     package var inoutParameters: [Int] = []
