@@ -109,7 +109,7 @@ extension Compiler {
     }
 
     /// Whether a parameter of type `t` may take a closure: a function type, or one the compiler does not know.
-    private func acceptsClosure(_ t: TypeRef) -> Bool {
+    func acceptsClosure(_ t: TypeRef) -> Bool {
         switch t.unwrapped {
         case .function, .generic, .unknown, .opaque: return true
         default: return false
@@ -460,6 +460,14 @@ extension Compiler {
         switch target {
         case .opaque(let name):
             if Compiler.viewNames.contains(name) { return viewInit(name, args, node) }
+            if name == "State" {
+                // `State(initialValue: v)`, `State(wrappedValue: v)`: the storage an `init` gives `_x`, which the
+                // view instance turns into its cell when it first appears.
+                guard args.count == 1, args[0].label == "initialValue" || args[0].label == "wrappedValue" else {
+                    return bad(node, "State takes (initialValue:) or (wrappedValue:)")
+                }
+                return expr(args[0].expr, expected: nil)
+            }
             if name == "Binding" {
                 // `Binding(get: { … }, set: { … })`, or with trailing closures: `Binding { … } set: { … }`.
                 let labels = args.map { $0.trailing && $0.label == nil ? "get" : $0.label }
@@ -539,6 +547,11 @@ extension Compiler {
                 continue  // `let x = 1` is not a parameter of the memberwise initializer
             }
             if field.wrapper == "Environment" { continue }  // the view instance supplies it
+            if a < args.count, args[a].trailing, args[a].label == nil, field.initial != nil || field.type.isOptional,
+                !field.isBuilder, !acceptsClosure(field.type)
+            {
+                continue  // an unlabelled trailing closure matches forward, past defaulted properties (SE-0286)
+            }
             if a < args.count, args[a].label == field.name || (args[a].trailing && args[a].label == nil) {
                 if field.isBuilder, let c = args[a].expr.as(ClosureExprSyntax.self) {
                     values[i] = builderClosure(c)

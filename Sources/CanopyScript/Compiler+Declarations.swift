@@ -433,6 +433,16 @@ extension Compiler {
             }
             let fn = Function(name: cell.name, location: loc(b))
             fn.returnType = type
+            if name == "previews", let owner, owner.conforms(to: "PreviewProvider") {
+                // A `PreviewProvider`'s `previews` is what the tree shows, like a `#Preview`'s body.
+                fn.isBuilder = true
+                fn.isStatic = true
+                program.previews.append(PreviewInfo(name: owner.name, function: fn, modifiers: []))
+                compileLater { c in
+                    c.compileBody(fn, body, selfType: owner.id, isStatic: true, mutating: false, generics: [])
+                }
+                return
+            }
             compileLater(first: true) { c in
                 c.compileBody(fn, body, selfType: owner?.id, isStatic: true, mutating: false, generics: [])
                 cell.initializer = CallFunctionExpr(c.loc(b), fn, [], fn.returnType)

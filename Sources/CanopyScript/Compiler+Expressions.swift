@@ -149,6 +149,15 @@ extension Compiler {
     // MARK: Names
 
     /// A stored property: through its storage when it is wrapped (`@State`, `@Binding`, `@Environment`).
+    /// `_draft` / `self._text`: a wrapped property's storage, which an `init` sets (`_draft = State(initialValue: v)`,
+    /// `self._text = text` with a `Binding`) before the view instance holds it.
+    func wrapperStorage(_ info: TypeInfo, _ n: String, base: () -> Expr?, at: SourceLocation) -> Expr? {
+        guard n.hasPrefix("_"), let fi = info.fieldIndex[String(n.dropFirst())], let wrapper = info.fields[fi].wrapper,
+            wrapper == "State" || wrapper == "Binding", let b = base()
+        else { return nil }
+        return FieldExpr(at, base: b, index: fi, name: n, readOnly: false, .opaque(wrapper))
+    }
+
     func fieldAccess(_ at: SourceLocation, base: Expr, _ info: TypeInfo, _ fi: Int) -> Expr {
         let f = info.fields[fi]
         if f.wrapper != nil {
@@ -180,6 +189,7 @@ extension Compiler {
                     if let fi = info.fieldIndex[n], let me = variable("self", at) {
                         return fieldAccess(at, base: me, info, fi)
                     }
+                    if let storage = wrapperStorage(info, n, base: { self.variable("self", at) }, at: at) { return storage }
                     if let getter = info.methods[n], getter.parameterCount == 1, let me = variable("self", at) {
                         let call = MethodCallExpr(
                             at, receiver: me, place: nil, name: n, fullName: n, args: [], natives: NativeSite(),
@@ -187,6 +197,11 @@ extension Compiler {
                         // Inside a protocol extension's copy, its own non-requirement properties are bound statically.
                         if let via = copying, staticallyBound(n, in: via) != nil { call.viaProtocol = via.name }
                         return call
+                    }
+                    // `bump` inside a method, passed as a function (`onTap: bump`): the method bound to `self`.
+                    let named = info.methods.filter { $0.key.hasPrefix(n + "(") }
+                    if named.count == 1, let f = named.first?.value, !f.isMutating, let me = variable("self", at) {
+                        return BoundMethodExpr(at, base: me, f, .function(Array(f.parameterTypes.dropFirst()), f.returnType))
                     }
                     // `rawValue` inside an enum with raw values: implicit `self.rawValue`.
                     if n == "rawValue", info.kind == .enumeration, info.rawType != nil, let me = variable("self", at) {
@@ -432,6 +447,7 @@ extension Compiler {
             if let fi = info.fieldIndex[n] {
                 return fieldAccess(at, base: base, info, fi)
             }
+            if let storage = wrapperStorage(info, n, base: { base }, at: at) { return storage }
             if let getter = info.methods[n] {
                 let call = MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)

@@ -207,7 +207,9 @@ extension Compiler {
             }
             return ModifierExpr(at, base: receiver, .onReceive(name: notificationName(publisher.expr), action: expr(c.expr, expected: nil)))
         case "onSubmit", "onAppear", "onDisappear", "task":
-            guard let c = closureArg() else { return bad(node, "\(n) needs a closure") }
+            // A closure, or a function named as one: `.onAppear(perform: load)`.
+            guard let c = closureArg() ?? args.first(where: { $0.label == "perform" || ($0.label == nil && n != "task") })
+            else { return bad(node, "\(n) needs a closure") }
             return ModifierExpr(at, base: receiver, .action(kind: n, action: expr(c.expr, expected: .function([], .void))))
         case "id":
             guard args.count == 1 else { return bad(node, "id takes one value") }

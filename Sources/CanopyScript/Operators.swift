@@ -275,6 +275,9 @@ extension Machine {
             case (.array(let x), .array(let y)):
                 try checkCount(x.count + y.count, at: location)
                 return .array(x + y)
+            case (.view(let x), .view(let y)) where x.type == "Text" && y.type == "Text" && x.kind == .library && y.kind == .library:
+                // `Text("a") + Text("b")`: one Text showing both, each part's styling kept as a segment.
+                return .view(try concatenate(x, y, at: location))
             default: break
             }
         }
@@ -371,5 +374,36 @@ final class PatternMatchExpr: Expr {
         default:
             return .bool(try m.equal(p, v, at: location))
         }
+    }
+}
+
+extension Machine {
+    /// `Text + Text`: a `Text` whose `text` is both texts' characters and whose `segments` keep each part's text and
+    /// modifiers (what SwiftUI draws in one run).
+    func concatenate(_ a: ViewValue, _ b: ViewValue, at location: SourceLocation) throws(ScriptFault) -> ViewValue {
+        func parts(_ v: ViewValue) -> [Value] {
+            if case .array(let s)? = v.prop("segments"), v.modifiers.isEmpty { return s }
+            var modifiers: [Value] = []
+            for m in v.modifiers {
+                guard case .other(let name, let args) = m else { continue }
+                var arguments = OrderedDictionary()
+                for (label, value) in args { arguments[.string(label)] = value }
+                var o = OrderedDictionary()
+                o[.string("kind")] = .string(name)
+                o[.string("args")] = .dictionary(arguments)
+                modifiers.append(.dictionary(o))
+            }
+            var segment = OrderedDictionary()
+            segment[.string("text")] = v.prop("text") ?? .string("")
+            segment[.string("modifiers")] = .array(modifiers)
+            return [.dictionary(segment)]
+        }
+        guard case .string(let x)? = a.prop("text"), case .string(let y)? = b.prop("text") else {
+            throw fault("only Texts of characters can be joined with +", at: location)
+        }
+        try checkCount(x.utf8.count + y.utf8.count, at: location)
+        let joined = ViewValue(.library, "Text", at: location)
+        joined.props = [("text", .string(x + y)), ("segments", .array(parts(a) + parts(b)))]
+        return joined
     }
 }

@@ -21,6 +21,7 @@ enum Prelude {
         protocol View {}
         protocol ViewModifier {}
         protocol PreviewModifier {}
+        protocol PreviewProvider {}
         struct EnvironmentValues {}
         protocol ValidationRuleBase {}
 
