@@ -168,6 +168,7 @@ final class MethodCallExpr: Expr {
         let t: TypeID?
         switch recv {
         case .record(let id, _), .enumCase(let id, _, _): t = id
+        case .object(let o): t = o.type
         default: t = m.program.builtinType(of: recv)
         }
         if let t, let f = userMethod(m, t) { return try m.invokeMethod(f, &recv, &values, site: location) }
@@ -222,10 +223,13 @@ final class CallInitExpr: Expr {
         super.init(location, .named(typeID))
     }
 
+    /// A class's initializer: `self` is a new shared instance rather than a struct value.
+    var makesObject = false
+
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         var fields: [Value] = []
         for e in defaults { fields.append(try e?.eval(m) ?? .null) }
-        var me = Value.record(typeID, fields)
+        var me = makesObject ? Value.object(Instance(type: typeID, fields: fields)) : Value.record(typeID, fields)
         var values = try m.evaluate(args)
         _ = try m.invokeMethod(function, &me, &values, site: location)
         try m.writeBack(args, values)
@@ -309,5 +313,45 @@ final class OptionalMapExpr: Expr {
         let v = try base.eval(m)
         if v.isNull { return .null }
         return try m.call(value: transform.eval(m), [v], site: location)
+    }
+}
+
+/// `C()` for a class without initializers: a new instance with every stored property's initial value.
+final class NewObjectExpr: Expr {
+    let typeID: TypeID
+    let defaults: [Expr?]
+
+    init(_ location: SourceLocation, typeID: TypeID, defaults: [Expr?]) {
+        self.typeID = typeID
+        self.defaults = defaults
+        super.init(location, .named(typeID))
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var fields: [Value] = []
+        for e in defaults { fields.append(try e?.eval(m) ?? .null) }
+        return .object(Instance(type: typeID, fields: fields))
+    }
+}
+
+/// A method run on a receiver without looking it up by its dynamic type: `super.describe()`, `super.init(x:)`.
+final class DirectMethodCallExpr: Expr {
+    let receiver: Expr
+    let function: Function
+    let args: [Argument]
+
+    init(_ location: SourceLocation, receiver: Expr, _ function: Function, _ args: [Argument]) {
+        self.receiver = receiver
+        self.function = function
+        self.args = args
+        super.init(location, function.returnType)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        var recv = try receiver.eval(m)
+        var values = try m.evaluate(args)
+        let result = try m.invokeMethod(function, &recv, &values, site: location)
+        try m.writeBack(args, values)
+        return result
     }
 }

@@ -210,6 +210,7 @@ extension Compiler {
         if let m = callee.as(MemberAccessExprSyntax.self) {
             let n = m.declName.baseName.text
             guard let baseSyntax = m.base else { return implicitCall(n, args, c, expected: expected) }
+            if let direct = superOrSelfInit(baseSyntax, n, args, at) { return direct }
             if let target = typeTarget(baseSyntax) { return staticCall(target, n, args, c, expected: expected) }
             let receiver = expr(baseSyntax, expected: nil)
             return memberCall(receiver, n, args, at, node: c)
@@ -382,6 +383,34 @@ extension Compiler {
         return call
     }
 
+    /// The initial values of a type's stored properties; a subclass's inherited ones are its superclass's (compiled
+    /// with the superclass).
+    func fieldDefaults(_ info: TypeInfo) -> [Expr?] {
+        guard let s = info.superclass else { return info.fields.map(\.initial) }
+        return fieldDefaults(program.types[s]) + info.fields[info.inheritedFields...].map(\.initial)
+    }
+
+    /// `super.init(…)`, `super.method(…)` and `self.init(…)` in a class: the named implementation, called on `self`
+    /// without dynamic dispatch.
+    private func superOrSelfInit(_ base: ExprSyntax, _ n: String, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr? {
+        guard let sid = context.selfType, program.types[sid].isClass, let me = variable("self", at) else { return nil }
+        let owner: TypeInfo
+        if base.is(SuperExprSyntax.self) {
+            guard let s = program.types[sid].superclass else { return bad(base, "'super' needs a superclass") }
+            owner = program.types[s]
+        } else if base.as(DeclReferenceExprSyntax.self)?.baseName.text == "self", n == "init" {
+            owner = program.types[sid]
+        } else {
+            return nil
+        }
+        guard let f = pick(n == "init" ? owner.staticMethods : owner.methods, n, args, skipSelf: true) else {
+            return bad(base, "'\(owner.name)' has no '\(n)' with these arguments")
+        }
+        let (matched, problem) = match(f, args, skipSelf: true)
+        if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
+        return DirectMethodCallExpr(at, receiver: me, f, matched)
+    }
+
     /// The protocol a value is seen through: an existential (`let b: Badge`) or a constrained generic (`b: B` with
     /// `<B: Badge>`).
     func protocolOf(_ t: TypeRef) -> TypeInfo? {
@@ -424,6 +453,9 @@ extension Compiler {
         case "reduce": return .function([.unknown, element], .unknown)
         case "mapValues", "compactMapValues":
             if case .dictionary(_, let v) = receiver { return .function([v], .unknown) }
+        case "append", "insert":
+            // A closure stored into an array of closures is an element, not a transform of one.
+            if case .function = element { return element }
         default: break
         }
         if arity == 2, case .tuple(let parts, _) = element, parts.count == 2 { return .function(parts, .unknown) }
@@ -514,6 +546,7 @@ extension Compiler {
         }
         let result: TypeRef
         switch name {
+        case "Array" where full == "init(repeating:count:)": result = .array(compiled.first?.expr.type ?? .unknown)
         case "Int": result = parses ? .optional(.int) : .int
         case "Double": result = parses ? .optional(.double) : .double
         case "String": result = .string
@@ -536,6 +569,18 @@ extension Compiler {
         }
         if info.kind == .protocolType { return bad(node, "'\(info.name)' is a protocol and cannot be constructed") }
         if let f = pick(info.staticMethods, "init", args, skipSelf: true) { return initCall(info, f, args, at) }
+        if info.isClass {
+            // A class has no memberwise initializer; without one of its own, `C()` when every property has a value.
+            if args.isEmpty, !info.staticMethods.keys.contains(where: { $0.hasPrefix("init(") }),
+                let missing = fieldDefaults(info).indices.first(where: { fieldDefaults(info)[$0] == nil }).map({ info.fields[$0] })
+            {
+                return bad(node, "class '\(info.name)' has no initializers: '\(missing.name)' has no initial value")
+            }
+            if args.isEmpty, !info.staticMethods.keys.contains(where: { $0.hasPrefix("init(") }) {
+                return NewObjectExpr(at, typeID: info.id, defaults: fieldDefaults(info))
+            }
+            return bad(node, "no initializer of class '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")
+        }
         if info.hasExplicitInit {
             return bad(node, "no initializer of '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")
         }
@@ -581,7 +626,9 @@ extension Compiler {
     private func initCall(_ info: TypeInfo, _ f: Function, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
         let (matched, problem) = match(f, args, skipSelf: true)
         if let problem { return LiteralExpr(at, .null, .unknown).reporting(self, at, problem) }
-        return CallInitExpr(at, typeID: info.id, function: f, defaults: info.fields.map(\.initial), args: matched)
+        let call = CallInitExpr(at, typeID: info.id, function: f, defaults: fieldDefaults(info), args: matched)
+        call.makesObject = info.isClass
+        return call
     }
 
     /// `.name(args)` with the type from context.

@@ -83,6 +83,10 @@ extension Compiler {
         if let s = decl.as(StructDeclSyntax.self) {
             info = newType(qualified(s.name.text), .structure, s, parent: parent)
             members = s.memberBlock.members
+        } else if let c = decl.as(ClassDeclSyntax.self) {
+            info = newType(qualified(c.name.text), .structure, c, parent: parent)
+            info?.isClass = true
+            members = c.memberBlock.members
         } else if let e = decl.as(EnumDeclSyntax.self) {
             info = newType(qualified(e.name.text), .enumeration, e, parent: parent)
             members = e.memberBlock.members
@@ -97,8 +101,8 @@ extension Compiler {
                 declareType(m, prefix: extended, parent: program.typeIndex[extended])
             }
             return
-        } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
-            error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
+        } else if decl.is(ActorDeclSyntax.self) {
+            error(decl, "actors are not part of Canopy's Swift subset; use a class or a struct")
             return
         }
         guard let info, let members else { return }
@@ -185,6 +189,18 @@ extension Compiler {
             members = s.memberBlock.members
             inheritance = s.inheritanceClause
             generics = s.genericParameterClause?.parameters.map(\.name.text) ?? []
+        } else if let c = decl.as(ClassDeclSyntax.self) {
+            guard let t = program.type(named: qualified(c.name.text)) else { return }
+            info = t
+            members = c.memberBlock.members
+            inheritance = c.inheritanceClause
+            generics = c.genericParameterClause?.parameters.map(\.name.text) ?? []
+            // The first inherited type may be the superclass; the others are protocols.
+            if let first = c.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
+                let s = lookupType(first, from: t.parent), s.isClass
+            {
+                t.superclass = s.id
+            }
         } else if let e = decl.as(EnumDeclSyntax.self) {
             guard let t = program.type(named: qualified(e.name.text)) else { return }
             info = t
@@ -207,14 +223,13 @@ extension Compiler {
             inheritance = x.inheritanceClause
             if let w = x.genericWhereClause, t.kind == .protocolType { addSameTypeAliases(w, to: t) }
         } else {
-            if !(decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self)) {
-                error(decl, "this declaration is not part of Canopy's Swift subset")
-            }
+            if !decl.is(ActorDeclSyntax.self) { error(decl, "this declaration is not part of Canopy's Swift subset") }
             return
         }
         info.genericParameters.append(contentsOf: generics)
         for inherited in inheritance?.inheritedTypes ?? [] {
             let name = inherited.type.trimmedDescription
+            if let s = info.superclass, program.types[s].name.hasSuffix(name) { continue }
             if info.kind == .enumeration, info.rawType == nil, let raw = rawType(name) {
                 info.rawType = raw
                 continue
@@ -304,12 +319,16 @@ extension Compiler {
                 }, at: 0)
         } else if decl.is(AssociatedTypeDeclSyntax.self) {
             return
-        } else if decl.is(StructDeclSyntax.self) || decl.is(EnumDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) {
+        } else if decl.is(StructDeclSyntax.self) || decl.is(EnumDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self)
+            || decl.is(ClassDeclSyntax.self)
+        {
             declareTypeMembers(decl, prefix: info.name)
+        } else if decl.is(DeinitializerDeclSyntax.self) {
+            error(decl, "'deinit' is not part of Canopy's Swift subset: when an object goes away is not observable here")
         } else if decl.is(SubscriptDeclSyntax.self) {
             error(decl, "subscript declarations are not part of Canopy's Swift subset; use a method")
-        } else if decl.is(ClassDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
-            error(decl, "classes and actors are not part of Canopy's Swift subset; use a struct")
+        } else if decl.is(ActorDeclSyntax.self) {
+            error(decl, "actors are not part of Canopy's Swift subset; use a class or a struct")
         } else {
             error(decl, "this declaration is not part of Canopy's Swift subset")
         }
@@ -347,11 +366,16 @@ extension Compiler {
             compileLater(first: true) { c in
                 let ctx = c.makeContext(name: "\(info.name).\(name)", selfType: info.id, isStatic: true, generics: generics)
                 let e = c.withContext(ctx) { c.expr(initial, expected: type.expectation) }
-                info.fields[index].initial = e
-                if !type.isKnown { info.fields[index].type = e.type }
+                // By name: a subclass's fields move behind its superclass's before bodies compile.
+                let at = info.fieldIndex[name] ?? index
+                info.fields[at].initial = e
+                if !type.isKnown { info.fields[at].type = e.type }
             }
         } else if b.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true, !isLet {
             info.fields[index].initial = LiteralExpr(loc(b), .null, type)
+        }
+        if decl.modifiers.contains(where: { $0.name.text == "lazy" }) {
+            error(decl, "'lazy' properties are not part of Canopy's Swift subset: their initializer would run at a different time than in Swift")
         }
     }
 
@@ -530,6 +554,36 @@ extension Compiler {
     // MARK: Conformances
 
     /// Closes conformances over protocol refinement and adds `Equatable` where Swift implies it.
+    /// A subclass's stored properties are its superclass's followed by its own; the methods, initializers and
+    /// conformances it does not declare are its superclass's (overrides replace them). Superclasses first.
+    func inheritClassMembers() {
+        var done: Set<TypeID> = []
+        func inherit(_ t: TypeInfo) {
+            guard t.isClass, !done.contains(t.id) else { return }
+            done.insert(t.id)
+            guard let sid = t.superclass else { return }
+            let s = program.types[sid]
+            inherit(s)
+            let own = t.fields
+            t.fields = s.fields + own
+            t.inheritedFields = s.fields.count
+            t.fieldIndex = [:]
+            for (i, f) in t.fields.enumerated() { t.fieldIndex[f.name] = i }
+            for (n, f) in s.methods where t.methods[n] == nil { t.methods[n] = f }
+            // Swift inherits initializers when a subclass declares no designated one of its own.
+            let ownInits = t.staticMethods.keys.contains { $0.hasPrefix("init(") }
+            for (n, f) in s.staticMethods where t.staticMethods[n] == nil && (!n.hasPrefix("init(") || !ownInits) {
+                t.staticMethods[n] = f
+            }
+            for (n, c) in s.staticConstants where t.staticConstants[n] == nil {
+                t.staticConstants[n] = c
+                t.staticTypes[n] = s.staticTypes[n]
+            }
+            t.conformances.formUnion(s.conformances)
+        }
+        for t in program.types { inherit(t) }
+    }
+
     func finishConformances() {
         for t in program.types {
             var seen = t.conformances

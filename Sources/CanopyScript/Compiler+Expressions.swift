@@ -164,7 +164,9 @@ extension Compiler {
             let t: TypeRef = f.wrapper == "Environment" ? (environmentType(f.environmentKey ?? "") ?? .unknown) : f.type
             return WrappedFieldExpr(at, base: base, index: fi, name: f.name, t)
         }
-        return FieldExpr(at, base: base, index: fi, name: f.name, readOnly: isLetOutsideInit(info, fi), f.type)
+        let field = FieldExpr(at, base: base, index: fi, name: f.name, readOnly: isLetOutsideInit(info, fi), f.type)
+        field.onObject = info.isClass
+        return field
     }
 
     /// A variable, a member of `self`, a constant, a function or a type, by name.
@@ -354,6 +356,13 @@ extension Compiler {
         let n = m.declName.baseName.text
         let at = loc(m)
         guard let baseSyntax = m.base else { return implicitMember(n, m, expected: expected) }
+        if baseSyntax.is(SuperExprSyntax.self), let sid = context.selfType, let s = program.types[sid].superclass,
+            let me = variable("self", at)
+        {
+            // `super.label`: the superclass's getter, run on `self`.
+            if let getter = program.types[s].methods[n] { return DirectMethodCallExpr(at, receiver: me, getter, []) }
+            return instanceMember(me, n, m, at: at)
+        }
         if let target = typeTarget(baseSyntax) { return staticMember(target, n, m) }
         let base = expr(baseSyntax, expected: nil)
         return instanceMember(base, n, m, at: at)

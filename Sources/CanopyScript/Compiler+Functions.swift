@@ -237,8 +237,9 @@ extension Compiler {
             }
             if let r = sig.returnClause { ctx.returnType = resolveType(r.type, in: context.selfType, generics: context.generics) }
         }
-        if names.isEmpty {
-            // `$0`, `$1`…: as many parameters as the expected function type has, or as the body uses.
+        if names.isEmpty, node.signature?.parameterClause == nil, node.signature?.inKeyword == nil {
+            // `$0`, `$1`…: as many parameters as the expected function type has, or as the body uses (a closure
+            // with `in` and no parameters, `{ [store] in … }`, takes none).
             let count = max(paramTypes.count, maxDollar(node.statements))
             for i in 0..<count { names.append("$\(i)") }
             declaredTypes = names.map { _ in nil }

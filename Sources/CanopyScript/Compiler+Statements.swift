@@ -127,6 +127,7 @@ extension Compiler {
         case (.set(let a), .set(let b)): return assignable(a, to: b)
         case (.named(let a), .named(let b)):
             let target = program.types[b]
+            if program.isSubclass(a, of: b) { return true }
             return target.kind == .protocolType && program.types[a].conforms(to: target.name)
         case (.function, .function), (.tuple, .tuple): return true
         default: return false

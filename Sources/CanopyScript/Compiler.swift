@@ -65,6 +65,7 @@ package final class Compiler {
         // Pass 2: members, signatures, conformances.
         within(prelude) { declareMembers(prelude.file.statements, prefix: nil, parent: nil) }
         within(user) { declareMembers(user.file.statements, prefix: nil, parent: nil) }
+        inheritClassMembers()
         finishConformances()
         mutatingNames.formUnion(Library.shared.mutatingNames)
         inheritProtocolDefaults()

@@ -156,11 +156,16 @@ final class FieldExpr: Expr {
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
         let b = try base.eval(m)
         if case .record(_, let fields) = b, index < fields.count { return fields[index] }
+        if case .object(let o) = b.unboxed, index < o.fields.count { return o.fields[index] }
         throw m.fault("value has no property \(name)", at: location)
     }
 
+    /// Set for a class's stored property: assigning it changes the shared instance, whatever holds it.
+    var onObject = false
+
     override var place: Place? {
         if readOnly { return nil }
+        if onObject { return ObjectFieldPlace(base: base, index: index, name: name, location: location) }
         return base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) }
     }
 }
@@ -193,7 +198,9 @@ final class DynamicMemberExpr: Expr {
     }
 
     override var place: Place? {
+        // Without a place for the base, only an object's property can change (`models[0].counter.value = 7`).
         base.place.map { DynamicFieldPlace(base: $0, name: name, location: location) }
+            ?? ObjectFieldByNamePlace(base: base, name: name, location: location)
     }
 }
 

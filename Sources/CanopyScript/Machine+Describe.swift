@@ -54,6 +54,9 @@ extension Machine {
             var parts: [String] = []
             for (field, value) in zip(info.fields, f) { parts.append(field.name + ": " + (try debugDescribe(value, as: field.type))) }
             return (nested ? "main." + info.name : info.name.afterLastDot) + "(" + parts.joined(separator: ", ") + ")"
+        case .object(let o):
+            // A class instance prints as its module-qualified name, unless it describes itself.
+            return try customDescription(v, program.types[o.type]) ?? "main." + program.types[o.type].name
         case .enumCase(let id, let c, let p):
             if let text = try customDescription(v, program.types[id]) { return text }
             let info = program.types[id].cases[c]

@@ -10,12 +10,8 @@ extension Machine {
 
     /// `==`: a user `static func ==` wins over the synthesized one.
     package func equal(_ a: Value, _ b: Value, at location: SourceLocation) throws(ScriptFault) -> Bool {
-        switch a {
-        case .record(let t, _), .enumCase(let t, _, _):
-            if let f = program.types[t].staticMethods["==(_:_:)"] {
-                return try truth(call(f, [a, b], site: location), at: location)
-            }
-        default: break
+        if let t = a.programType, let f = program.types[t].staticMethods["==(_:_:)"] {
+            return try truth(call(f, [a, b], site: location), at: location)
         }
         return a == b
     }
@@ -79,6 +75,7 @@ extension Machine {
         case .metatype(let t): return program.name(of: t)
         case .keyPath: return "KeyPath"
         case .box(let b): return describe(b.value)
+        case .object(let o): return "main." + program.types[o.type].name
         }
     }
 
@@ -123,8 +120,9 @@ extension Machine {
         case (.array(let e), .array(let a)): return a.allSatisfy { value($0, isA: e) }
         case (.dictionary, .dictionary), (.set, .set), (.range, .range), (.tuple, .tuple), (.function, .function):
             return true
-        case (.named(let id), .record(let t, _)), (.named(let id), .enumCase(let t, _, _)):
-            if id == t { return true }
+        case (.named(let id), .record), (.named(let id), .enumCase), (.named(let id), .object):
+            guard let t = v.programType else { return false }
+            if id == t || program.isSubclass(t, of: id) { return true }
             let target = program.types[id]
             return target.kind == .protocolType && program.types[t].conforms(to: target.name)
         default: return false
@@ -140,6 +138,10 @@ extension Machine {
         case .record(let t, let fields):
             let info = program.types[t]
             if let i = info.fieldIndex[name] { return fields[i] }
+            if let getter = info.methods[name] { return try call(BoundMethod(getter, receiver: v), [], site: location) }
+        case .object(let o):
+            let info = program.types[o.type]
+            if let i = info.fieldIndex[name] { return o.fields[i] }
             if let getter = info.methods[name] { return try call(BoundMethod(getter, receiver: v), [], site: location) }
         case .enumCase(let t, let c, _):
             let info = program.types[t]
@@ -251,6 +253,7 @@ extension Machine {
         case .dictionary: return "Dictionary"
         case .set: return "Set"
         case .record(let t, _), .enumCase(let t, _, _): return program.types[t].name
+        case .object(let o): return program.types[o.type].name
         case .tuple: return "tuple"
         case .range, .doubleRange: return "Range"
         case .function: return "function"

@@ -8,7 +8,7 @@ enum BinaryOp: String {
 
     /// The compound assignment this operator makes (`+=` → `+`).
     static func compound(_ s: String) -> BinaryOp? {
-        guard s.count >= 2, s.hasSuffix("="), !["==", "!=", "<=", ">=", "==="].contains(s) else { return nil }
+        guard s.count >= 2, s.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(s) else { return nil }
         return BinaryOp(rawValue: String(s.dropLast()))
     }
 }
@@ -251,6 +251,7 @@ extension Machine {
         case .identical, .notIdentical:
             var same = false
             if case .function(let x) = a, case .function(let y) = b { same = x === y }
+            if case .object(let x) = a.unboxed, case .object(let y) = b.unboxed { same = x === y }
             return .bool(op == .identical ? same : !same)
         default: break
         }

@@ -89,6 +89,10 @@ final class FieldPlace: Place {
 private func modifyField(_ v: inout Value, _ index: Int, _ body: (inout Value) throws(ScriptFault) -> Void)
     throws(ScriptFault) -> Bool
 {
+    if case .object(let o) = v.unboxed, index >= 0, index < o.fields.count {
+        try body(&o.fields[index])
+        return true
+    }
     guard case .record(let t, var fields) = v, index >= 0, index < fields.count else { return false }
     v = .null
     defer { v = .record(t, fields) }
@@ -258,5 +262,66 @@ final class ChainPlace: Place {
         do { try base.modify(m, body) } catch {
             if error.kind != .nilChain { throw error }
         }
+    }
+}
+
+/// A stored property of a class instance: reached through any expression that yields the instance, since the
+/// instance is shared (`let account = Account(); account.balance += 1`).
+final class ObjectFieldPlace: Place {
+    let base: Expr
+    let index: Int
+    let name: String
+    let location: SourceLocation
+
+    init(base: Expr, index: Int, name: String, location: SourceLocation) {
+        self.base = base
+        self.index = index
+        self.name = name
+        self.location = location
+    }
+
+    private func instance(_ m: Machine) throws(ScriptFault) -> Instance {
+        guard case .object(let o) = try base.eval(m).unboxed, index < o.fields.count else {
+            throw m.fault("value has no property \(name)", at: location)
+        }
+        return o
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { try instance(m).fields[index] }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let o = try instance(m)
+        try body(&o.fields[index])
+    }
+}
+
+/// A property of a class instance found by name when the base's type is known only at run time; a base that is not
+/// an object has no place to assign.
+final class ObjectFieldByNamePlace: Place {
+    let base: Expr
+    let name: String
+    let location: SourceLocation
+
+    init(base: Expr, name: String, location: SourceLocation) {
+        self.base = base
+        self.name = name
+        self.location = location
+    }
+
+    private func slot(_ m: Machine) throws(ScriptFault) -> (Instance, Int) {
+        guard case .object(let o) = try base.eval(m).unboxed, let i = m.program.types[o.type].fieldIndex[name] else {
+            throw m.fault("cannot assign to property \(name): the value is not a variable", at: location)
+        }
+        return (o, i)
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value {
+        let (o, i) = try slot(m)
+        return o.fields[i]
+    }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let (o, i) = try slot(m)
+        try body(&o.fields[i])
     }
 }

@@ -78,6 +78,11 @@ package final class TypeInfo {
     /// Type aliases and associated types declared inside it (`typealias Value = CGFloat`).
     package var aliases: [String: TypeRef] = [:]
     package var genericParameters: [String] = []
+    /// A class (instances are shared references) and the class it inherits from.
+    package var isClass = false
+    package var superclass: TypeID?
+    /// How many of a subclass's stored properties are its superclass's (their initial values are the superclass's).
+    package var inheritedFields = 0
     /// Whether it declares its own initializer (then Swift synthesizes no memberwise one).
     package var hasExplicitInit = false
     /// Enclosing type, for nested types.
@@ -246,4 +251,16 @@ package final class NativeFunction: Callable {
     }
 
     package override var displayName: String { name }
+}
+
+extension Program {
+    /// Whether class `t` inherits, directly or not, from class `ancestor`.
+    package func isSubclass(_ t: TypeID, of ancestor: TypeID) -> Bool {
+        var c = types[t].superclass
+        while let s = c {
+            if s == ancestor { return true }
+            c = types[s].superclass
+        }
+        return false
+    }
 }

@@ -83,7 +83,7 @@ extension Value {
         case .array: return .array
         case .dictionary: return .dictionary
         case .set: return .set
-        case .record: return .record
+        case .record, .object: return .record
         case .enumCase: return .enumCase
         case .tuple: return .tuple
         case .range: return .range

@@ -12,6 +12,8 @@ package enum Value: @unchecked Sendable {  // holds functions and boxes, which o
     case set(OrderedSet)
     /// A struct of the program: its type and its stored properties in declaration order.
     case record(TypeID, [Value])
+    /// An instance of a class of the program: shared by every value that refers to it.
+    case object(Instance)
     /// An enum case of the program: its type, the case's index, its associated values.
     case enumCase(TypeID, Int, [Value])
     case tuple([Value])
@@ -84,6 +86,7 @@ extension Value: Hashable {
         case (.dictionary(let x), .dictionary(let y)): return x == y
         case (.set(let x), .set(let y)): return x == y
         case (.record(let t, let x), .record(let u, let y)): return t == u && x == y
+        case (.object(let x), .object(let y)): return x === y
         case (.enumCase(let t, let c, let x), .enumCase(let u, let d, let y)): return t == u && c == d && x == y
         case (.tuple(let x), .tuple(let y)): return x == y
         case (.range(let a1, let b1, let c1), .range(let a2, let b2, let c2)): return a1 == a2 && b1 == b2 && c1 == c2
@@ -112,6 +115,7 @@ extension Value: Hashable {
         case .array(let a): h.combine(a)
         case .dictionary(let d): h.combine(d)
         case .set(let s): h.combine(s)
+        case .object(let o): h.combine(ObjectIdentifier(o))
         case .record(let t, let f):
             h.combine(t)
             h.combine(f)
@@ -228,5 +232,27 @@ package struct OrderedSet: Hashable {
         for e in elements { acc = acc &+ e.hashValue }
         h.combine(count)
         h.combine(acc)
+    }
+}
+
+extension Value {
+    /// The program type of a struct, enum or object value.
+    package var programType: TypeID? {
+        switch unboxed {
+        case .record(let t, _), .enumCase(let t, _, _): return t
+        case .object(let o): return o.type
+        default: return nil
+        }
+    }
+}
+
+/// An instance of a class: its dynamic type and its stored properties (the superclass's first), shared by reference.
+package final class Instance {
+    package let type: TypeID
+    package var fields: [Value]
+
+    package init(type: TypeID, fields: [Value]) {
+        self.type = type
+        self.fields = fields
     }
 }

@@ -114,6 +114,7 @@ extension Program {
             if o.count > matched, let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
                 return .failure(CodingMismatch(problem: "has \"\(extra)\", which \(info.name) does not have"))
             }
+            if info.isClass { return .success(.object(Instance(type: info.id, fields: fields))) }
             return .success(.record(info.id, fields))
         case .enumeration:
             if info.rawType != nil {
@@ -187,6 +188,9 @@ extension Program {
                 members.append((key, encode(d.values[i])))
             }
             return .object(JSONObject(uniqueMembers: members))
+        case .object(let o):
+            // An object crosses as its stored properties (what it refers to is not kept: see docs/programs.md).
+            return encode(.record(o.type, o.fields))
         case .record(let t, let fields):
             let info = types[t]
             var members: [(key: String, value: JSON)] = []

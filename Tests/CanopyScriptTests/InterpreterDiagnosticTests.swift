@@ -156,8 +156,8 @@ import Testing
         expectOne(source, "switch must be exhaustive", at: "3:5")
     }
 
-    @Test func classesAreOutsideTheSubset() {
-        expectOne("class C {\n    var x = 1\n}", "class", at: "1:1")
+    @Test func actorsAreOutsideTheSubset() {
+        expectOne("actor C {\n    var x = 1\n}", "actor", at: "1:1")
     }
 
     @Test func throwAndDoCatchAreOutsideTheSubset() {
