@@ -470,7 +470,7 @@ extension Compiler {
             if case .dictionary(let k, _) = receiver { return .array(k) }
         case "values":
             if case .dictionary(_, let v) = receiver { return .array(v) }
-        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix":
+        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix", "drop":
             if case .string = receiver { return .string }
             if case .dictionary = receiver, n == "filter" { return receiver }
             if case .range = receiver { return .array(.int) }
@@ -492,6 +492,13 @@ extension Compiler {
         case "union", "intersection", "subtracting": return receiver
         case "removeLast", "removeFirst", "remove":
             if case .array(let e) = receiver { return e }
+        case "isLetter", "isNumber", "isWholeNumber", "isUppercase", "isLowercase", "isCased", "isWhitespace", "isNewline",
+            "isPunctuation", "isSymbol", "isMathSymbol", "isCurrencySymbol", "isHexDigit", "isASCII":
+            if receiver == .string || receiver == .unknown { return .bool }
+        case "wholeNumberValue", "hexDigitValue", "asciiValue":
+            if receiver == .string || receiver == .unknown { return .optional(.int) }
+        case "utf8", "utf16":
+            if receiver == .string || receiver == .unknown { return .array(.int) }
         default: break
         }
         return .unknown

@@ -103,6 +103,22 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("String", "return String(repeating: \"ab\", count: 2) + String(42)") == "\"abab42\"")
     }
 
+    @Test func charactersAndWalks() throws {
+        #expect(try run("String", "return \"a1b2\".filter { $0.isLetter } + \"A\".lowercased()") == "\"aba\"")
+        #expect(try run("[Int]", "return \"x4y2\".compactMap { $0.wholeNumberValue }") == "[4,2]")
+        #expect(try run("[String]", "return \"a1b22c\".split { $0.isNumber }.map { String($0) }")
+            == "[\"a\",\"b\",\"c\"]")
+        #expect(try run("String", "return String(\"--x-\".drop { $0 == \"-\" }) + String(\"ab-c\".prefix { $0 != \"-\" })")
+            == "\"x-ab\"")
+        #expect(try run("String", "var s = \"a-b-c\"; s.removeAll { $0 == \"-\" }; return s") == "\"abc\"")
+        #expect(try run("Int", "return \"héllo\".utf8.count + \"😀\".utf16.count") == "8")
+        // A program's own extension property of the same name shadows the library's, as in Swift.
+        #expect(try run("Bool", "return \"123\".isNumber && !\"12a\".isNumber",
+                        helpers: "extension String { var isNumber: Bool { Int(self) != nil } }") == "true")
+        #expect(try runFault("Bool", "return \"ab\".isLetter")
+            == "'isLetter' is a member of Character, and \"ab\" is 2 characters, not one")
+    }
+
     @Test func numbers() throws {
         #expect(try run("Int", "return Int(3.7) + Int(\"4\")! + abs(-2)") == "9")
         #expect(try run("Double", "return Double(3) / 2") == "1.5")
