@@ -134,6 +134,9 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("[Int]", "return zip([1, 2], [10, 20]).map { $0 + $1 }") == "[11,22]")
         #expect(try run("Int", "return Int.max / Int.max + Int.zero") == "1")
         #expect(try run("Double", "return CGFloat.zero + Double.pi * 0") == "0")
+        #expect(try run("[Int]", "var a = [1, 2, 3, 4]; a.removeSubrange(1..<3); a.replaceSubrange(0...0, with: [9, 8]); return a")
+            == "[9,8,4]")
+        #expect(try run("[Int]", "return Array([1, 2, 3].prefix(upTo: 1) + [5, 6].suffix(from: 1))") == "[1,6]")
         #expect(try run("Int", "precondition(true, \"ok\"); print(\"discarded\"); return 1") == "1")
     }
 
