@@ -499,6 +499,12 @@ extension Compiler {
             if receiver == .string || receiver == .unknown { return .optional(.int) }
         case "utf8", "utf16":
             if receiver == .string || receiver == .unknown { return .array(.int) }
+        case "nonzeroBitCount", "leadingZeroBitCount", "trailingZeroBitCount": return .int
+        case "advanced", "distance":
+            if receiver.isNumeric { return receiver }
+        case "addingReportingOverflow", "subtractingReportingOverflow", "multipliedReportingOverflow",
+            "dividedReportingOverflow", "remainderReportingOverflow":
+            return .tuple([.int, .bool], labels: ["partialValue", "overflow"])
         default: break
         }
         return .unknown
