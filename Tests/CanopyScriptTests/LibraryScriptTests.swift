@@ -140,6 +140,8 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("[Int]", "var a = [1, 2, 3, 4]; a.removeSubrange(1..<3); a.replaceSubrange(0...0, with: [9, 8]); return a")
             == "[9,8,4]")
         #expect(try run("[Int]", "return Array([1, 2, 3].prefix(upTo: 1) + [5, 6].suffix(from: 1))") == "[1,6]")
+        #expect(try run("Int", "let d = Dictionary([(\"a\", 1), (\"a\", 2)]) { $0 + $1 }; return d[\"a\"]!") == "3")
+        #expect(try run("Bool", "let x: Int? = Optional<Int>.none; return x == nil") == "true")
         #expect(try run("Int", "precondition(true, \"ok\"); print(\"discarded\"); return 1") == "1")
     }
 
