@@ -300,7 +300,7 @@ extension Compiler {
     }
 
     static let libraryTypeNames: [String: String] = [
-        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String",
+        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String", "Character": "Character",
         "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
     ]
 
@@ -523,7 +523,7 @@ extension Compiler {
             if case .dictionary(let k, _) = receiver { return .array(k) }
         case "values":
             if case .dictionary(_, let v) = receiver { return .array(v) }
-        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix":
+        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix", "drop":
             if case .string = receiver { return .string }
             if case .dictionary = receiver, n == "filter" { return receiver }
             if case .range = receiver { return .array(.int) }
@@ -548,6 +548,17 @@ extension Compiler {
             if case .set(let e) = receiver, n == "remove" { return .optional(e) }
         case "insert":
             if case .set(let e) = receiver { return .tuple([.bool, e], labels: ["inserted", "memberAfterInsert"]) }
+        case "isLetter", "isNumber", "isWholeNumber", "isUppercase", "isLowercase", "isCased", "isWhitespace", "isNewline",
+            "isPunctuation", "isSymbol", "isMathSymbol", "isCurrencySymbol", "isHexDigit", "isASCII":
+            if receiver == .string || receiver == .unknown { return .bool }
+        case "wholeNumberValue", "hexDigitValue":
+            if receiver == .string || receiver == .unknown { return .optional(.int) }
+        case "nonzeroBitCount", "leadingZeroBitCount", "trailingZeroBitCount": return .int
+        case "advanced", "distance":
+            if receiver.isNumeric { return receiver }
+        case "addingReportingOverflow", "subtractingReportingOverflow", "multipliedReportingOverflow",
+            "dividedReportingOverflow", "remainderReportingOverflow":
+            return .tuple([.int, .bool], labels: ["partialValue", "overflow"])
         default: break
         }
         return .unknown

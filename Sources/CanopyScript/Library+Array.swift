@@ -57,6 +57,7 @@ extension Library {
             return .null
         }
         registerEndRemovals()
+        registerSubranges()
         member([.array], "swapAt", [nil, nil], mutating: true, result: .void) { m, v, args throws(ScriptFault) in
             var a = try m.array(v)
             let (i, j) = (try m.int(args[0]), try m.int(args[1]))
@@ -81,6 +82,31 @@ extension Library {
             try m.chargeLibrary(a.count)
             v = .null
             a.reverse()
+            v = .array(a)
+            return .null
+        }
+    }
+
+    /// `removeSubrange(_:)` and `replaceSubrange(_:with:)`, with Swift's checks of the range.
+    private func registerSubranges() {
+        member([.array], "removeSubrange", [nil], mutating: true, result: .void) { m, v, args throws(ScriptFault) in
+            var a = try m.array(v)
+            let r = try m.subrange(args[0], of: a.count)
+            try m.chargeLibrary(a.count)
+            v = .null
+            a.removeSubrange(r)
+            v = .array(a)
+            return .null
+        }
+        member([.array], "replaceSubrange", [nil, "with"], mutating: true, result: .void) {
+            m, v, args throws(ScriptFault) in
+            var a = try m.array(v)
+            let r = try m.subrange(args[0], of: a.count)
+            let more = try m.elements(args[1], at: m.site)
+            try m.checkCount(a.count - r.count + more.count)
+            try m.chargeLibrary(a.count + more.count)
+            v = .null
+            a.replaceSubrange(r, with: more)
             v = .array(a)
             return .null
         }
@@ -137,6 +163,17 @@ extension Machine {
     func array(_ v: Value) throws(ScriptFault) -> [Value] {
         if case .array(let a) = v.unboxed { return a }
         throw fault("value of type \(typeName(of: v)) is not an Array")
+    }
+
+    /// The positions a range argument of `removeSubrange`/`replaceSubrange` names in an array of `count`
+    /// elements: a partial range (`2...`) ends at the end; the array checks the rest as Swift's does.
+    func subrange(_ v: Value, of count: Int) throws(ScriptFault) -> Range<Int> {
+        guard case .range(let lo, var hi, _) = v.unboxed else { throw fault("the subrange must be a range of Ints") }
+        if hi == Int.max { hi = count }
+        guard lo <= hi else { throw fault("Range requires lowerBound <= upperBound") }
+        guard lo >= 0 else { throw fault("Array replace: subrange start is negative") }
+        guard hi <= count else { throw fault("Array replace: subrange extends past the end") }
+        return lo..<hi
     }
 
     /// The `k` of `removeFirst(k)`/`removeLast(k)`, checked as Swift checks it.

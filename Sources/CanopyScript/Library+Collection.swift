@@ -85,6 +85,25 @@ extension Library {
                 member(kinds, name) { m, v, _ throws(ScriptFault) in try m.slice(v, bounds)(1) }
             }
         }
+        // Slices up to or from a position, which must be inside the array (or at its end).
+        member([.array], "prefix", ["upTo"], result: .array(.unknown)) { m, v, args throws(ScriptFault) in
+            let a = try m.array(v)
+            return try m.prefix(a, upTo: m.int(args[0]))
+        }
+        member([.array], "prefix", ["through"], result: .array(.unknown)) { m, v, args throws(ScriptFault) in
+            let a = try m.array(v)
+            let (end, o) = try m.int(args[0]).addingReportingOverflow(1)
+            if o { throw m.fault("arithmetic overflow") }
+            return try m.prefix(a, upTo: end)
+        }
+        member([.array], "suffix", ["from"], result: .array(.unknown)) { m, v, args throws(ScriptFault) in
+            let a = try m.array(v)
+            let start = try m.int(args[0])
+            guard start <= a.count else { throw m.fault("Range requires lowerBound <= upperBound") }
+            guard start >= 0 else { throw m.fault("Negative Array index is out of range") }
+            try m.chargeLibrary(a.count - start)
+            return .array(Array(a[start...]))
+        }
         member([.array], "prefix", ["while"], result: .array(.unknown)) { m, v, args throws(ScriptFault) in
             let a = try m.array(v)
             let end = try m.index(in: a, where: args[0], last: false, negated: true) ?? a.count
@@ -116,6 +135,14 @@ extension Machine {
             if try test(c, a[i]) != negated { return i }
         }
         return nil
+    }
+
+    /// `a.prefix(upTo: end)`, checked as Swift checks `a[..<end]`.
+    func prefix(_ a: [Value], upTo end: Int) throws(ScriptFault) -> Value {
+        guard end >= 0 else { throw fault("Range requires lowerBound <= upperBound") }
+        guard end <= a.count else { throw fault("Array index is out of range") }
+        try chargeLibrary(end)
+        return .array(Array(a[..<end]))
     }
 
     /// A slice of an array or range, given the slice's bounds for the collection's count and the argument.

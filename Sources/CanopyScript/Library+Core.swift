@@ -8,6 +8,7 @@ extension Library {
         typeConstant("Int", "max", .int(.max))
         typeConstant("Int", "min", .int(.min))
         typeConstant("Int", "zero", .int(0))
+        typeConstant("Optional", "none", .null)
         // `isOn.toggle()`: the usual way a SwiftUI button flips a flag.
         member([.bool], "toggle", mutating: true, result: .void) { _, v, _ throws(ScriptFault) in
             if case .bool(let b) = v { v = .bool(!b) }

@@ -95,10 +95,13 @@ extension Library {
             }
             return .dictionary(d)
         }
-        typeFunction("Dictionary", "init(_:uniquingKeysWith:)") { m, args throws(ScriptFault) in
-            var d = OrderedDictionary()
-            try m.merge(&d, args[0], args[1])
-            return .dictionary(d)
+        // The compiler names a trailing closure `_`: `Dictionary(pairs) { $1 }`.
+        for name in ["init(_:uniquingKeysWith:)", "init(_:_:)"] {
+            typeFunction("Dictionary", name) { m, args throws(ScriptFault) in
+                var d = OrderedDictionary()
+                try m.merge(&d, args[0], args[1])
+                return .dictionary(d)
+            }
         }
         // The compiler names a trailing closure `_`: `Dictionary(grouping: xs) { … }`.
         for name in ["init(grouping:by:)", "init(grouping:_:)"] {

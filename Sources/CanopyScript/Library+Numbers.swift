@@ -2,6 +2,7 @@
 extension Library {
     func registerNumbers() {
         registerNumberMembers()
+        registerIntegerDetails()
         registerRounding()
         for t in ["Double", "CGFloat"] {
             typeConstant(t, "pi", .double(.pi))
@@ -95,6 +96,63 @@ extension Library {
         }
         member(real, "remainder", ["dividingBy"], result: .double) { m, v, args throws(ScriptFault) in
             .double(try m.double(v).remainder(dividingBy: try m.double(args[0])))
+        }
+    }
+
+    /// Bits and steps: `nonzeroBitCount`, `negate()`, `advanced(by:)`, `distance(to:)`, the `…ReportingOverflow`
+    /// family; and `Bool.description`.
+    private func registerIntegerDetails() {
+        let counts: [(String, (Int) -> Int)] = [
+            ("nonzeroBitCount", \.nonzeroBitCount), ("leadingZeroBitCount", \.leadingZeroBitCount),
+            ("trailingZeroBitCount", \.trailingZeroBitCount), ("bitWidth", \.bitWidth),
+        ]
+        for (name, count) in counts {
+            shadowableProperty([.int], name, result: .int) { m, v, _ throws(ScriptFault) in .int(count(try m.int(v))) }
+        }
+        typeConstant("Int", "bitWidth", .int(Int.bitWidth))
+        member([.int, .double], "negate", mutating: true, result: .void) { m, v, _ throws(ScriptFault) in
+            switch v.unboxed {
+            case .int(let i):
+                if i == .min { throw m.fault("arithmetic overflow") }
+                v = .int(-i)
+            case .double(let d): v = .double(-d)
+            default: throw m.fault("negate() needs a number")
+            }
+            return .null
+        }
+        member([.int, .double], "advanced", ["by"]) { m, v, args throws(ScriptFault) in
+            if case .int(let i) = v.unboxed, case .int(let n) = args[0].unboxed {
+                let (r, o) = i.addingReportingOverflow(n)
+                if o { throw m.fault("arithmetic overflow") }
+                return .int(r)
+            }
+            return .double(try m.double(v).advanced(by: try m.double(args[0])))
+        }
+        member([.int, .double], "distance", ["to"]) { m, v, args throws(ScriptFault) in
+            if case .int(let i) = v.unboxed, case .int(let n) = args[0].unboxed {
+                let (r, o) = n.subtractingReportingOverflow(i)
+                if o { throw m.fault("arithmetic overflow") }
+                return .int(r)
+            }
+            return .double(try m.double(v).distance(to: try m.double(args[0])))
+        }
+        let reporting: [(String, String?, (Int, Int) -> (Int, Bool))] = [
+            ("addingReportingOverflow", nil, { $0.addingReportingOverflow($1) }),
+            ("subtractingReportingOverflow", nil, { $0.subtractingReportingOverflow($1) }),
+            ("multipliedReportingOverflow", "by", { $0.multipliedReportingOverflow(by: $1) }),
+            ("dividedReportingOverflow", "by", { $0.dividedReportingOverflow(by: $1) }),
+            ("remainderReportingOverflow", "dividingBy", { $0.remainderReportingOverflow(dividingBy: $1) }),
+        ]
+        for (name, label, op) in reporting {
+            member([.int], name, [label], result: .tuple([.int, .bool])) {
+                m, v, args throws(ScriptFault) in
+                let (r, o) = op(try m.int(v), try m.int(args[0]))
+                return .tuple([.int(r), .bool(o)])
+            }
+        }
+        member([.bool], "description", property: true, result: .string) { m, v, _ throws(ScriptFault) in
+            guard case .bool(let b) = v.unboxed else { throw m.fault("description needs a Bool") }
+            return .string(b.description)
         }
     }
 

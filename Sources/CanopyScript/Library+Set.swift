@@ -119,7 +119,7 @@ extension Library {
     /// `set.insert(x).inserted`: when the compiler cannot see a library tuple's labels, these name its items
     /// (`Machine.member(of:)` names those of `enumerated()` and dictionary elements).
     private func registerTupleLabels() {
-        for (label, i) in [("inserted", 0), ("memberAfterInsert", 1)] {
+        for (label, i) in [("inserted", 0), ("memberAfterInsert", 1), ("partialValue", 0), ("overflow", 1)] {
             member([.tuple], label, property: true) { m, v, _ throws(ScriptFault) in
                 guard let items = v.tupleItems, items.count == 2 else {
                     throw m.fault("tuple has no member '\(label)'")

@@ -110,6 +110,12 @@ extension Machine {
         return best
     }
 
+    /// `v.name` computed by a program's extension of `v`'s library type, nil when it declares none.
+    func extensionProperty(of v: Value, _ name: String) throws(ScriptFault) -> Value? {
+        guard let t = program.builtinType(of: v), let getter = program.types[t].methods[name] else { return nil }
+        return try call(BoundMethod(getter, receiver: v.unboxed), [], site: site)
+    }
+
     /// The characters of a string as one-character strings.
     func characters(_ s: String) throws(ScriptFault) -> [Value] {
         try chargeLibrary(s.utf8.count)

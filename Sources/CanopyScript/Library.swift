@@ -50,6 +50,16 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
         if mutating { mutatingNames.insert(name) }
     }
 
+    /// Adds a property a program may also declare in an extension of the library type (`extension String { var
+    /// isNumber: Bool { … } }`, where Swift's `String` has none): the program's own wins, as in Swift, where a
+    /// module's member shadows the standard library's.
+    func shadowableProperty(_ kinds: [ValueKind], _ name: String, result: TypeRef, _ body: @escaping NativeBody) {
+        member(kinds, name, property: true, result: result) { m, v, args throws(ScriptFault) in
+            if let own = try m.extensionProperty(of: v, name) { return own }
+            return try body(m, &v, args)
+        }
+    }
+
     /// Adds a global function under its full name (`"max(_:_:)"`).
     func function(
         _ fullName: String, arity: Int? = -1, _ body: @escaping (Machine, [Value]) throws(ScriptFault) -> Value
@@ -90,13 +100,14 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
     }
 
     /// Labels of the library's closure parameters, which a trailing closure stands for.
-    static let closureLabels: Set<String> = ["where", "by", "while", "uniquingKeysWith"]
+    static let closureLabels: Set<String> = ["where", "by", "while", "uniquingKeysWith", "whereSeparator"]
 
     func hasMember(_ name: String) -> Bool { members[name] != nil }
 
     private func registerAll() {
         registerCore()
         registerString()
+        registerCharacters()
         registerNumbers()
         registerGlobals()
         registerArrayMutations()

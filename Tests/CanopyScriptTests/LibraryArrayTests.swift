@@ -161,4 +161,48 @@ import Testing
         #expect(small.fault { l throws(ScriptFault) in try l.call(.range(0, 10, closed: false), "map", [nil], [double]) }
             == "a value grew beyond 3 elements")
     }
+
+    @Test func subranges() throws {
+        var a = ints([1, 2, 3, 4, 5, 6])
+        _ = try l.mutate(&a, "removeSubrange", [nil], [.range(1, 3, closed: false)])
+        #expect(a == ints([1, 4, 5, 6]))
+        _ = try l.mutate(&a, "removeSubrange", [nil], [.range(2, Int.max, closed: false)])  // `2...`
+        #expect(a == ints([1, 4]))
+        _ = try l.mutate(&a, "replaceSubrange", [nil, "with"], [.range(0, 1, closed: true), ints([7, 8, 9])])
+        #expect(a == ints([7, 8, 9, 4]))
+        _ = try l.mutate(&a, "replaceSubrange", [nil, "with"], [.range(4, 4, closed: false), .range(0, 2, closed: false)])
+        #expect(a == ints([7, 8, 9, 4, 0, 1]))
+        let pastEnd = l.fault { l throws(ScriptFault) in
+            var b = ints([1, 2])
+            return try l.mutate(&b, "removeSubrange", [nil], [.range(1, 3, closed: false)])
+        }
+        #expect(pastEnd == "Array replace: subrange extends past the end")
+        let negative = l.fault { l throws(ScriptFault) in
+            var b = ints([1, 2])
+            return try l.mutate(&b, "replaceSubrange", [nil, "with"], [.range(-1, 1, closed: false), ints([])])
+        }
+        #expect(negative == "Array replace: subrange start is negative")
+        let inverted = l.fault { l throws(ScriptFault) in
+            var b = ints([1])
+            return try l.mutate(&b, "removeSubrange", [nil], [.range(3, Int.max, closed: false)])
+        }
+        #expect(inverted == "Range requires lowerBound <= upperBound")
+    }
+
+    @Test func slicesAtPositions() throws {
+        let a = ints([1, 2, 3])
+        #expect(try l.call(a, "prefix", ["upTo"], [.int(2)]) == ints([1, 2]))
+        #expect(try l.call(a, "prefix", ["through"], [.int(0)]) == ints([1]))
+        #expect(try l.call(a, "prefix", ["through"], [.int(-1)]) == ints([]))
+        #expect(try l.call(a, "suffix", ["from"], [.int(1)]) == ints([2, 3]))
+        #expect(try l.call(a, "suffix", ["from"], [.int(3)]) == ints([]))
+        #expect(l.fault { l throws(ScriptFault) in try l.call(a, "prefix", ["upTo"], [.int(4)]) }
+            == "Array index is out of range")
+        #expect(l.fault { l throws(ScriptFault) in try l.call(a, "prefix", ["upTo"], [.int(-1)]) }
+            == "Range requires lowerBound <= upperBound")
+        #expect(l.fault { l throws(ScriptFault) in try l.call(a, "suffix", ["from"], [.int(4)]) }
+            == "Range requires lowerBound <= upperBound")
+        #expect(l.fault { l throws(ScriptFault) in try l.call(a, "suffix", ["from"], [.int(-1)]) }
+            == "Negative Array index is out of range")
+    }
 }

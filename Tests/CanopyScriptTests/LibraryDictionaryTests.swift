@@ -77,6 +77,8 @@ func pair(_ k: String, _ v: Int) -> Value { .tuple([.string(k), .int(v)]) }
         } == "Fatal error: Duplicate values for key: 'x'")
         let dup = Value.array([pair("x", 1), pair("x", 2)])
         #expect(try l.type("Dictionary", "init(_:uniquingKeysWith:)", [dup, add]) == dict([("x", 3)]))
+        // A trailing closure arrives unlabelled.
+        #expect(try l.type("Dictionary", "init(_:_:)", [dup, closure { a in a[1] }]) == dict([("x", 2)]))
         let parity = closure { a in
             guard case .int(let i) = a[0] else { return .null }
             return .string(i % 2 == 0 ? "even" : "odd")

@@ -83,4 +83,45 @@ import Testing
             try l.call(.int(1), "quotientAndRemainder", ["dividingBy"], [.int(0)])
         } == "Division by zero")
     }
+
+    @Test func bitsAndSteps() throws {
+        #expect(try l.get(.int(255), "nonzeroBitCount") == .int(8))
+        #expect(try l.get(.int(-1), "nonzeroBitCount") == .int(64))
+        #expect(try l.get(.int(8), "trailingZeroBitCount") == .int(3))
+        #expect(try l.get(.int(0), "trailingZeroBitCount") == .int(64))
+        #expect(try l.get(.int(1), "leadingZeroBitCount") == .int(63))
+        #expect(try l.get(.int(5), "bitWidth") == .int(64))
+        var x = Value.int(5)
+        _ = try l.mutate(&x, "negate")
+        #expect(x == .int(-5))
+        var d = Value.double(2.5)
+        _ = try l.mutate(&d, "negate")
+        #expect(same(d, .double(-2.5)))
+        #expect(l.fault { l throws(ScriptFault) in
+            var m = Value.int(.min)
+            return try l.mutate(&m, "negate")
+        } == "arithmetic overflow")
+        #expect(try l.call(.int(3), "distance", ["to"], [.int(10)]) == .int(7))
+        #expect(try l.call(.int(10), "advanced", ["by"], [.int(-4)]) == .int(6))
+        #expect(same(try l.call(.double(1.5), "distance", ["to"], [.double(4)]), .double(2.5)))
+        #expect(l.fault { l throws(ScriptFault) in try l.call(.int(.max), "advanced", ["by"], [.int(1)]) }
+            == "arithmetic overflow")
+        #expect(l.fault { l throws(ScriptFault) in try l.call(.int(.min), "distance", ["to"], [.int(1)]) }
+            == "arithmetic overflow")
+    }
+
+    @Test func reportingOverflow() throws {
+        #expect(try l.call(.int(.max), "addingReportingOverflow", [nil], [.int(1)]) == .tuple([.int(.min), .bool(true)]))
+        #expect(try l.call(.int(.min), "subtractingReportingOverflow", [nil], [.int(1)])
+            == .tuple([.int(.max), .bool(true)]))
+        #expect(try l.call(.int(6), "multipliedReportingOverflow", ["by"], [.int(7)]) == .tuple([.int(42), .bool(false)]))
+        #expect(try l.call(.int(10), "dividedReportingOverflow", ["by"], [.int(0)]) == .tuple([.int(10), .bool(true)]))
+        #expect(try l.call(.int(10), "remainderReportingOverflow", ["dividingBy"], [.int(0)])
+            == .tuple([.int(10), .bool(true)]))
+        let r = try l.call(.int(.min), "dividedReportingOverflow", ["by"], [.int(-1)])
+        #expect(try l.get(r, "partialValue") == .int(.min))
+        #expect(try l.get(r, "overflow") == .bool(true))
+        #expect(try l.get(.bool(true), "description") == .string("true"))
+        #expect(try l.get(.bool(false), "description") == .string("false"))
+    }
 }

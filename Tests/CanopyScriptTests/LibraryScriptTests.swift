@@ -103,6 +103,21 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("String", "return String(repeating: \"ab\", count: 2) + String(42)") == "\"abab42\"")
     }
 
+    @Test func charactersAndWalks() throws {
+        #expect(try run("String", "return \"a1b2\".filter { $0.isLetter } + \"A\".lowercased()") == "\"aba\"")
+        #expect(try run("[Int]", "return \"x4y2\".compactMap { $0.wholeNumberValue }") == "[4,2]")
+        #expect(try run("[String]", "return \"a1b22c\".split { $0.isNumber }.map { String($0) }")
+            == "[\"a\",\"b\",\"c\"]")
+        #expect(try run("String", "return String(\"--x-\".drop { $0 == \"-\" }) + String(\"ab-c\".prefix { $0 != \"-\" })")
+            == "\"x-ab\"")
+        #expect(try run("String", "var s = \"a-b-c\"; s.removeAll { $0 == \"-\" }; return s") == "\"abc\"")
+        // A program's own extension property of the same name shadows the library's, as in Swift.
+        #expect(try run("Bool", "return \"123\".isNumber && !\"12a\".isNumber",
+                        helpers: "extension String { var isNumber: Bool { Int(self) != nil } }") == "true")
+        #expect(try runFault("Bool", "return \"ab\".isLetter")
+            == "'isLetter' is a member of Character, and \"ab\" is 2 characters, not one")
+    }
+
     @Test func numbers() throws {
         #expect(try run("Int", "return Int(3.7) + Int(\"4\")! + abs(-2)") == "9")
         #expect(try run("Double", "return Double(3) / 2") == "1.5")
@@ -118,6 +133,14 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         #expect(try run("[Int]", "return zip([1, 2], [10, 20]).map { $0 + $1 }") == "[11,22]")
         #expect(try run("Int", "return Int.max / Int.max + Int.zero") == "1")
         #expect(try run("Double", "return CGFloat.zero + Double.pi * 0") == "0")
+        #expect(try run("Int", "var x = 5; x.negate(); return x + 7.nonzeroBitCount + 3.distance(to: 10)") == "5")
+        #expect(try run("Bool", "return Int.max.multipliedReportingOverflow(by: 2).overflow") == "true")
+        #expect(try run("String", "return true.description + false.description") == "\"truefalse\"")
+        #expect(try run("[Int]", "var a = [1, 2, 3, 4]; a.removeSubrange(1..<3); a.replaceSubrange(0...0, with: [9, 8]); return a")
+            == "[9,8,4]")
+        #expect(try run("[Int]", "return Array([1, 2, 3].prefix(upTo: 1) + [5, 6].suffix(from: 1))") == "[1,6]")
+        #expect(try run("Int", "let d = Dictionary([(\"a\", 1), (\"a\", 2)]) { $0 + $1 }; return d[\"a\"]!") == "3")
+        #expect(try run("Bool", "let x: Int? = Optional<Int>.none; return x == nil") == "true")
         #expect(try run("Int", "precondition(true, \"ok\"); print(\"discarded\"); return 1") == "1")
     }
 

@@ -75,4 +75,60 @@ import Testing
             return try l.mutate(&e, "removeLast")
         } == "Can't remove last element from an empty collection")
     }
+
+    @Test func characterProperties() throws {
+        #expect(try l.get(.string("é"), "isLetter") == .bool(true))
+        #expect(try l.get(.string("é"), "isLowercase") == .bool(true))
+        #expect(try l.get(.string("É"), "isUppercase") == .bool(true))
+        #expect(try l.get(.string("é"), "isASCII") == .bool(false))
+        #expect(try l.get(.string("½"), "isNumber") == .bool(true))
+        #expect(try l.get(.string("½"), "isWholeNumber") == .bool(false))
+        #expect(try l.get(.string("\t"), "isWhitespace") == .bool(true))
+        #expect(try l.get(.string("\n"), "isNewline") == .bool(true))
+        #expect(try l.get(.string("!"), "isPunctuation") == .bool(true))
+        #expect(try l.get(.string("+"), "isMathSymbol") == .bool(true))
+        #expect(try l.get(.string("€"), "isCurrencySymbol") == .bool(true))
+        #expect(try l.get(.string("f"), "isHexDigit") == .bool(true))
+        // A decomposed `é` is one character of two scalars.
+        #expect(try l.get(.string("e\u{301}"), "isLetter") == .bool(true))
+        #expect(try l.get(.string("7"), "wholeNumberValue") == .int(7))
+        #expect(try l.get(.string("٣"), "wholeNumberValue") == .int(3))
+        #expect(try l.get(.string("x"), "wholeNumberValue") == .null)
+        #expect(try l.get(.string("F"), "hexDigitValue") == .int(15))
+        #expect(l.fault { l throws(ScriptFault) in try l.get(.string("ab"), "isLetter") }
+            == "'isLetter' is a member of Character, and \"ab\" is 2 characters, not one")
+        #expect(l.fault { l throws(ScriptFault) in try l.get(.string(""), "isNumber") }
+            == "'isNumber' is a member of Character, and \"\" is 0 characters, not one")
+        #expect(try l.type("Character", "init(_:)", [.string("e\u{301}")]) == .string("e\u{301}"))
+        #expect(l.fault { l throws(ScriptFault) in try l.type("Character", "init(_:)", [.string("ab")]) }
+            == "Can't form a Character from a String containing more than one extended grapheme cluster")
+        #expect(l.fault { l throws(ScriptFault) in try l.type("Character", "init(_:)", [.string("")]) }
+            == "Can't form a Character from an empty String")
+    }
+
+    @Test func walksWithClosures() throws {
+        let s = Value.string("ab cd  ef")
+        let isSpace = closure { a in .bool(a[0] == .string(" ")) }
+        let notSpace = closure { a in .bool(a[0] != .string(" ")) }
+        #expect(try l.call(s, "prefix", ["while"], [notSpace]) == .string("ab"))
+        #expect(try l.call(s, "drop", ["while"], [notSpace]) == .string(" cd  ef"))
+        #expect(try l.call(s, "drop", ["while"], [closure { _ in .bool(true) }]) == .string(""))
+        #expect(try l.call(s, "last", ["where"], [isSpace]) == .string(" "))
+        #expect(try l.call(s, "last", ["where"], [closure { _ in .bool(false) }]) == .null)
+        #expect(try l.call(s, "split", ["whereSeparator"], [isSpace]) == strings(["ab", "cd", "ef"]))
+        #expect(try l.call(s, "split", ["omittingEmptySubsequences", "whereSeparator"], [.bool(false), isSpace])
+            == strings(["ab", "cd", "", "ef"]))
+        #expect(try l.call(s, "split", ["maxSplits", "whereSeparator"], [.int(1), isSpace]) == strings(["ab", "cd  ef"]))
+        #expect(try l.call(.string(" a"), "split", ["maxSplits", "omittingEmptySubsequences", "whereSeparator"],
+                           [.int(1), .bool(false), isSpace]) == strings(["", "a"]))
+        #expect(try l.call(.string(""), "split", ["whereSeparator"], [isSpace]) == strings([]))
+        #expect(try l.call(.string(""), "split", ["omittingEmptySubsequences", "whereSeparator"], [.bool(false), isSpace])
+            == strings([""]))
+        #expect(try l.call(s, "split", ["maxSplits", "whereSeparator"], [.int(0), isSpace]) == strings(["ab cd  ef"]))
+        #expect(l.fault { l throws(ScriptFault) in try l.call(s, "split", ["maxSplits", "whereSeparator"], [.int(-1), isSpace]) }
+            == "Must take zero or more splits")
+        var m = Value.string("a b c")
+        _ = try l.mutate(&m, "removeAll", ["where"], [isSpace])
+        #expect(m == .string("abc"))
+    }
 }
