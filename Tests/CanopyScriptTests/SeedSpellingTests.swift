@@ -151,3 +151,12 @@ import Testing
         #expect(d.map(\.message) == ["background needs a view; a value of type 'String' is not one"])
     }
 }
+
+/// Values that come from outside the source are refused until they are recorded inputs, never a placeholder.
+@Suite struct UnrecordedInputTests {
+    @Test func dateAndUUIDAreCompileErrorsNotPlaceholders() {
+        let d = diagnostics("func f() -> String { \"\\(Date()) \\(UUID()) \\(Date.now)\" }")
+        #expect(d.count == 3)
+        #expect(d.allSatisfy { $0.message.contains("is not part of Canopy's Swift subset") })
+    }
+}

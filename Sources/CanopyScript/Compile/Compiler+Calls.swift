@@ -491,6 +491,7 @@ extension Compiler {
         let at = loc(node)
         switch target {
         case .opaque(let name):
+            if let why = Compiler.unrecordedInputs[name] { return bad(node, why) }
             if Compiler.viewNames.contains(name) { return viewInit(name, args, node) }
             if name == "State" {
                 // `State(initialValue: v)`, `State(wrappedValue: v)`: the storage an `init` gives `_x`, which the
@@ -649,6 +650,7 @@ extension Compiler {
     private func staticCall(_ target: TypeTarget, _ n: String, _ args: [ArgSyntax], _ node: FunctionCallExprSyntax, expected: TypeRef?) -> Expr {
         let at = loc(node)
         guard case .program(let info) = target else {
+            if case .opaque(let name) = target, let why = Compiler.unrecordedInputs[name] { return bad(node, why) }
             if case .opaque("Binding") = target, n == "constant", args.count == 1 {
                 return BindingInitExpr(at, get: nil, set: nil, constant: expr(args[0].expr, expected: nil))
             }

@@ -390,6 +390,7 @@ extension Compiler {
         let at = loc(node)
         switch target {
         case .opaque(let name):
+            if let why = Compiler.unrecordedInputs[name] { return bad(node, why) }
             // `Color.red` is a view wherever it stands: in a builder, as a modifier's receiver, as a color argument.
             if Compiler.colorTypes.contains(name) { return ViewLeafExpr(at, "Color", member: n) }
             return LiteralExpr(at, .string(n), .opaque("member"))

@@ -11,6 +11,16 @@ extension Compiler {
         "Binding", "State", "Environment", "Published", "PreviewTrait",
     ]).union(Compiler.viewNames)
 
+    /// Foundation values that come from outside the source: Canopy must record them with the transaction so a
+    /// restart or another daemon computes the same, which it does not do yet. Making one is a compile error, not
+    /// a placeholder value.
+    static let unrecordedInputs: [String: String] = [
+        "Date": "'Date' is not part of Canopy's Swift subset yet: the current time must be an input recorded with the transaction",
+        "UUID": "'UUID' is not part of Canopy's Swift subset yet: a new UUID must be an input recorded with the transaction",
+        "URL": "'URL' is not part of Canopy's Swift subset: there is no I/O",
+        "Data": "'Data' is not part of Canopy's Swift subset: there is no I/O",
+    ]
+
     func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
         if let o = t.as(OptionalTypeSyntax.self) {
             let wrapped = resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet)
