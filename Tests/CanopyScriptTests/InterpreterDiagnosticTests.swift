@@ -160,6 +160,11 @@ import Testing
         expectOne("actor C {\n    var x = 1\n}", "actor", at: "1:1")
     }
 
+    /// One error per cause: the uses of a refused declaration say nothing new.
+    @Test func usesOfARefusedDeclarationAreNotReportedAgain() {
+        expectOne("actor A { var x = 1 }\nfunc f() -> Int { let a = A(); return a.x }", "actor", at: "1:1")
+    }
+
     @Test func throwAndDoCatchAreOutsideTheSubset() {
         let d = diagnostics(
             """

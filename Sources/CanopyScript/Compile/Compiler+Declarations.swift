@@ -101,8 +101,9 @@ extension Compiler {
                 declareType(m, prefix: extended, parent: program.typeIndex[extended])
             }
             return
-        } else if decl.is(ActorDeclSyntax.self) {
+        } else if let a = decl.as(ActorDeclSyntax.self) {
             error(decl, "actors are not part of Canopy's Swift subset; use a class or a struct")
+            refused.insert(a.name.text)
             return
         }
         guard let info, let members else { return }

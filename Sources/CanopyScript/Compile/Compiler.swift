@@ -26,6 +26,8 @@ package final class Compiler {
     var labels: [String: Int] = [:]
     /// Names the source qualified with a module (`Swift.min`): locals do not shadow them.
     var moduleQualified: Set<AbsolutePosition> = []
+    /// Names of declarations refused with a diagnostic: their uses are not reported again.
+    var refused: Set<String> = []
     /// While an `if`/`switch` that is a body's value compiles: each branch's single expression is returned.
     var branchesReturn = false
     /// The protocol whose extension member is being compiled as a conforming type's copy.
@@ -123,9 +125,17 @@ package final class Compiler {
     }
 
     func error(_ node: some SyntaxProtocol, _ message: String) {
+        if isFollowOn(message) { return }
         var at = loc(node)
         if inPrelude { at = SourceLocation(line: 0, column: 0) }
         diagnostics.append(Diagnostic(at, inPrelude ? "(prelude) " + message : message))
+    }
+
+    /// One error per cause: a use of a declaration that was itself refused (`cannot find 'A'` after `actor A`), or a
+    /// member of a value whose type is unknown because of an earlier error, says nothing new.
+    private func isFollowOn(_ message: String) -> Bool {
+        if message.hasPrefix("cannot find"), refused.contains(where: { message.contains("'\($0)'") }) { return true }
+        return !diagnostics.isEmpty && message.hasPrefix("value of type '_'")
     }
 
     /// A placeholder after an error, so compilation goes on and finds the other errors.
