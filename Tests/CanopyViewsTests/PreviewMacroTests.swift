@@ -62,3 +62,27 @@ import Testing
         #expect(p.program.previewContexts == [PreviewContextUse(modifier: "Named", reused: false)])
     }
 }
+
+/// A `#Preview` that declares its own wrapper view with `@State` and returns it, as real files write it.
+@Suite struct PreviewLocalTypeTests {
+    @Test func aPreviewsLocalViewIsTheRoot() throws {
+        let source = """
+            import SwiftUI
+            struct Toggler: View {
+                @Binding var on: Bool
+                var body: some View { Toggle("On", isOn: $on) }
+            }
+            #Preview {
+                struct Wrapper: View {
+                    @State var on = true
+                    var body: some View { Toggler(on: $on) }
+                }
+                return Wrapper()
+            }
+            """
+        var p = try ProgramFixture(source)
+        #expect(p.node("Wrapper/0:Toggler/0:Toggle")?.props["isOn"] == true)
+        try p.send("Wrapper/0:Toggler/0:Toggle", "setValue", false)
+        #expect(p.cell("Wrapper", "on") == false)
+    }
+}

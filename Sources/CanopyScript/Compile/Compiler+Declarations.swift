@@ -69,6 +69,20 @@ extension Compiler {
 
     // MARK: Pass 1
 
+    /// Types declared inside function bodies, closures and `#Preview`s, outermost first.
+    func localTypes(_ file: SourceFileSyntax) -> [DeclSyntax] {
+        let finder = LocalTypeFinder(viewMode: .sourceAccurate)
+        finder.walk(file)
+        return finder.found
+    }
+
+    /// Declares body-local types as program types (pass 1), then their members (pass 2).
+    func declareLocalTypes(_ decls: [DeclSyntax], members: Bool) {
+        for d in decls {
+            if members { declareTypeMembers(d, prefix: nil) } else { declareType(d, prefix: nil, parent: nil) }
+        }
+    }
+
     func declareTypes(_ items: CodeBlockItemListSyntax, prefix: String?, parent: TypeID?) {
         for item in flatten(items) {
             guard let decl = item.item.as(DeclSyntax.self) else { continue }
@@ -694,5 +708,34 @@ extension Substring {
             i = index(after: i)
         }
         return nil
+    }
+}
+
+/// Finds type declarations inside code blocks (function bodies, closures, macro bodies), not inside other types.
+final class LocalTypeFinder: SyntaxVisitor {
+    var found: [DeclSyntax] = []
+    private var blocks = 0
+
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
+        blocks += 1
+        return .visitChildren
+    }
+    override func visitPost(_ node: CodeBlockSyntax) { blocks -= 1 }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        blocks += 1
+        return .visitChildren
+    }
+    override func visitPost(_ node: ClosureExprSyntax) { blocks -= 1 }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { take(DeclSyntax(node)) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { take(DeclSyntax(node)) }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { take(DeclSyntax(node)) }
+
+    /// A type inside a block is local; its own members are declared with it, so the walk does not enter it.
+    private func take(_ decl: DeclSyntax) -> SyntaxVisitorContinueKind {
+        guard blocks > 0 else { return .visitChildren }
+        found.append(decl)
+        return .skipChildren
     }
 }

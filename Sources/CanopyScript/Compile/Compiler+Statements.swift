@@ -82,7 +82,10 @@ extension Compiler {
     private func declaration(_ d: DeclSyntax) -> [Stmt] {
         if let v = d.as(VariableDeclSyntax.self) { return variable(v) }
         if let f = d.as(FunctionDeclSyntax.self) { return nestedFunction(f) }
-        error(d, "only local variables and functions can be declared inside a function")
+        // A type declared in a body (`#Preview { struct Wrapper: View { … }; return Wrapper() }`) was declared
+        // with the program's types: it captures nothing, so only its name's scope differs.
+        if d.is(StructDeclSyntax.self) || d.is(EnumDeclSyntax.self) || d.is(ClassDeclSyntax.self) { return [] }
+        error(d, "only local variables, functions and types can be declared inside a function")
         return []
     }
 

@@ -63,10 +63,13 @@ package final class Compiler {
         guard let prelude, let user else { return }
         // Pass 1: every type name, so declarations can refer to types declared later.
         within(prelude) { declareTypes(prelude.file.statements, prefix: nil, parent: nil) }
+        let local = localTypes(user.file)
         within(user) { declareTypes(user.file.statements, prefix: nil, parent: nil) }
+        within(user) { declareLocalTypes(local, members: false) }
         // Pass 2: members, signatures, conformances.
         within(prelude) { declareMembers(prelude.file.statements, prefix: nil, parent: nil) }
         within(user) { declareMembers(user.file.statements, prefix: nil, parent: nil) }
+        within(user) { declareLocalTypes(local, members: true) }
         inheritClassMembers()
         finishConformances()
         mutatingNames.formUnion(Library.shared.mutatingNames)
