@@ -42,7 +42,7 @@ extension ProgramTree {
             var o: JSONObject = ["name": .string(name), "value": program.encode(try b.get(machine))]
             switch target(of: b) {
             case .cell(let box, let path):
-                if case .state(let node, let cell) = box.kind {
+                if let (node, cell) = box.cell {
                     o["cell"] = ["node": .string(node), "name": .string(cell)]
                     if !path.isEmpty { o["path"] = .array(path) }
                 }

@@ -128,6 +128,8 @@ extension ProgramTree {
             restoring = [:]
             for c in oldCells { restoring[Self.cellKey(c.node, c.name)] = c.value }
             defer { restoring = [:] }
+            globalBoxes = [:]
+            try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in
                 try render(rootView, id: rootView.explicitID ?? rootView.type, environment: [:], local: [:], owner: nil, reuse: [:])

@@ -26,6 +26,8 @@ extension ProgramTree {
         var tree: Tree
         var outcome = Outcome()
         do {
+            globalBoxes = [:]
+            try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in
                 try render(rootView, id: rootView.explicitID ?? rootView.type, environment: [:], local: [:], owner: nil, reuse: [:])
@@ -230,7 +232,7 @@ extension ProgramTree {
         }
         for (box, _) in log.undo {
             let id = ObjectIdentifier(box)
-            guard !created.contains(id), !dropped.contains(id), case .state(let node, let name) = box.kind else { continue }
+            guard !created.contains(id), !dropped.contains(id), let (node, name) = box.cell else { continue }
             state.append(StateCell(node: node, name: name, value: program.encode(box.value)))
         }
         for d in log.dropped where !created.contains(ObjectIdentifier(d.box)) {

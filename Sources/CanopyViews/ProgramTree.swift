@@ -21,6 +21,8 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var current: ViewInstance?
     /// Cells to restore by `cellKey`, consumed as instances appear.
     var restoring: [String: JSON] = [:]
+    /// The cells of the program's top-level `var`s, by index (node "" in `cells`).
+    var globalBoxes: [Int: StateBox] = [:]
     var log = TransactionLog()
     var dirty: [ViewInstance] = []
     /// `onChange` closures due: node, closure, old and new value.
@@ -50,11 +52,32 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         return box.value
     }
 
+    func globalBox(_ index: Int, name: String, initial: () throws(ScriptFault) -> Value) throws(ScriptFault) -> StateBox {
+        if let box = globalBoxes[index] { return box }
+        var value: Value
+        if let saved = restoring.removeValue(forKey: Self.cellKey("", name)),
+            case .success(let v) = program.decode(saved, as: program.globalVariables[index].type)
+        {
+            value = v
+        } else {
+            value = try initial()
+        }
+        let box = StateBox(.global(name: name), value)
+        globalBoxes[index] = box
+        log.created.append(("", name, box))
+        return box
+    }
+
+    /// Makes every top-level `var`'s cell while stored values are being restored.
+    func createGlobals() throws(ScriptFault) {
+        for i in program.globalVariables.indices { _ = try machine.globalBox(i, at: .unknown) }
+    }
+
     func write(_ box: StateBox, _ value: Value) {
         if readOnly || box.value == value { return }
         log.noteWrite(box)
         box.value = value
-        if log.tracing, case .state(let node, let name) = box.kind {
+        if log.tracing, let (node, name) = box.cell {
             log.step(["e": "state", "node": .string(node), "name": .string(name), "value": program.encode(value)])
         }
         box.generation += 1
@@ -75,6 +98,9 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
 
     var cells: [StateCell] {
         var out: [StateCell] = []
+        for (i, g) in program.globalVariables.enumerated() {
+            if let box = globalBoxes[i] { out.append(StateCell(node: "", name: g.name, value: program.encode(box.value))) }
+        }
         func visit(_ inst: ViewInstance) {
             for c in inst.cells { out.append(StateCell(node: inst.id, name: c.name, value: program.encode(c.box.value))) }
             for n in inst.output { visitNode(n) }

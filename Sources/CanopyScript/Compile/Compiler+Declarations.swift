@@ -132,6 +132,32 @@ extension Compiler {
         return addType(name, kind, at: loc(node), parent: parent)
     }
 
+    /// A top-level `var`: program-wide state, set to its initial value on first use (as Swift initializes globals
+    /// lazily), one per program tree, stored and restored like `@State` cells.
+    private func declareGlobalVariable(_ b: PatternBindingSyntax) {
+        guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+            return error(b.pattern, "a global variable needs a simple name")
+        }
+        if b.accessorBlock != nil { return error(b, "computed global variables are not part of Canopy's Swift subset") }
+        var type = TypeRef.unknown
+        if let t = b.typeAnnotation?.type { type = resolveType(t, in: nil, generics: []) }
+        let index = program.globalVariables.count
+        program.globalVariables.append(GlobalVariable(name: name, type: type, initial: nil))
+        globalVariables[name] = index
+        let initial = b.initializer?.value
+        if initial == nil, !type.isOptional { return error(b, "global variable '\(name)' needs an initial value") }
+        compileLater(first: true) { c in
+            guard let initial else {
+                c.program.globalVariables[index].initial = LiteralExpr(c.loc(b), .null, type)
+                return
+            }
+            let ctx = c.makeContext(name: name, selfType: nil, isStatic: true, generics: [])
+            let e = c.withContext(ctx) { c.expr(initial, expected: type.expectation) }
+            c.program.globalVariables[index].initial = ctx.function.slotCount > 0 ? c.wrapInFunction(e, ctx.function) : e
+            if !type.isKnown { c.program.globalVariables[index].type = e.type }
+        }
+    }
+
     /// Two functions with the same name and labels: Swift picks one by the arguments' types, Canopy by labels only,
     /// so it refuses them rather than call the wrong one.
     private func overloadedByType(_ f: FunctionDeclSyntax, _ name: String) {
@@ -171,7 +197,7 @@ extension Compiler {
         }
         if let v = decl.as(VariableDeclSyntax.self) {
             if v.bindingSpecifier.tokenKind == .keyword(.var) {
-                error(v, "global variables are not allowed (there is no global mutable state); use 'let'")
+                for b in v.bindings { declareGlobalVariable(b) }
                 return
             }
             for b in v.bindings { declareConstant(b, owner: nil, decl: v) }

@@ -228,6 +228,12 @@ extension Compiler {
             }
         }
         if let g = globals[n] { return ConstantExpr(at, g.cell, g.type) }
+        if let i = globalVariables[n] {
+            if context.function.name.hasSuffix(".reduce(value:nextValue:)") {
+                return bad(node, "a PreferenceKey's reduce cannot use the top-level var '\(n)': it must be a pure function of its inputs")
+            }
+            return GlobalVariableExpr(at, index: i, program.globalVariables[i].type)
+        }
         if let fn = program.functions.filter({ $0.key.hasPrefix(n + "(") }).min(by: { $0.key < $1.key })?.value {
             return FunctionValueExpr(at, fn, .function(fn.parameterTypes, fn.returnType))
         }

@@ -13,6 +13,8 @@ package final class Compiler {
     var inPrelude = false
     /// Global type aliases (`typealias Rects = [Int: CGRect]`).
     var aliases: [String: TypeRef] = [:]
+    /// Top-level `var`s by name: their index in `Program.globalVariables`.
+    var globalVariables: [String: Int] = [:]
     /// Top-level constants by name.
     var globals: [String: (cell: ConstantCell, type: TypeRef)] = [:]
     /// Declarations waiting for their bodies, in source order (bodies compile once every signature is known).

@@ -510,3 +510,18 @@ final class NativePropertyExpr: Expr {
 
     override var place: Place? { base.place.map { DynamicFieldPlace(base: $0, name: name, location: location) } }
 }
+
+/// A top-level `var`: read and written through the program tree's cell for it (or the machine's own store when
+/// no tree runs), so a body that reads it re-runs when it changes.
+final class GlobalVariableExpr: Expr {
+    let index: Int
+
+    init(_ location: SourceLocation, index: Int, _ type: TypeRef) {
+        self.index = index
+        super.init(location, type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { m.read(try m.globalBox(index, at: location)) }
+
+    override var place: Place? { GlobalVariablePlace(index: index, location: location) }
+}

@@ -27,6 +27,8 @@ package final class Machine {
     package var thunkDepth = 0
     /// The program whose code runs (set by whoever starts a run).
     package var program: Program!
+    /// Top-level `var`s when no program tree holds them (`Script.run`): one store per machine.
+    package var globals: [Int: StateBox] = [:]
     /// What `print` wrote, when someone listens (`Script.run`); `nil` discards it, as a daemon does.
     package var output: String?
     /// The program tree whose view code runs, if any: it sees state reads and writes.

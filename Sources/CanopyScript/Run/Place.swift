@@ -325,3 +325,23 @@ final class ObjectFieldByNamePlace: Place {
         try body(&o.fields[i])
     }
 }
+
+/// A top-level `var` as an assignable place.
+final class GlobalVariablePlace: Place {
+    let index: Int
+    let location: SourceLocation
+
+    init(index: Int, location: SourceLocation) {
+        self.index = index
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { m.read(try m.globalBox(index, at: location)) }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let box = try m.globalBox(index, at: location)
+        var v = m.read(box)
+        try body(&v)
+        m.write(box, v)
+    }
+}

@@ -9,6 +9,8 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
     package var functions: [String: Function] = [:]
     /// Static properties and top-level `let`s, each computed once when the program compiles.
     var cells: [ConstantCell] = []
+    /// Top-level `var`s: program-wide state, one set per program tree.
+    package var globalVariables: [GlobalVariable] = []
     /// The extension points of library types, by kind of value (`extension Array`, `extension Double`).
     package var builtinTypes: [ValueKind: TypeID] = [:]
     /// The source as written (without the prelude).
@@ -263,4 +265,11 @@ extension Program {
         }
         return false
     }
+}
+
+/// A top-level `var`: its name, type and initial value (run on first use).
+package struct GlobalVariable {
+    package var name: String
+    package var type: TypeRef
+    var initial: Expr?
 }

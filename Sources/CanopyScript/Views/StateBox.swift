@@ -7,6 +7,8 @@ public final class StateBox: @unchecked Sendable {  // touched only by the threa
         case state(node: String, name: String)
         /// `@Environment(\.key)` as the view instance at `node` sees it.
         case environment(node: String, key: String)
+        /// A top-level `var name` of the program.
+        case global(name: String)
     }
 
     public let kind: Kind
@@ -118,6 +120,8 @@ package final class BindingValue {
 package protocol ViewHost: AnyObject {
     func read(_ box: StateBox) -> Value
     func write(_ box: StateBox, _ value: Value)
+    /// The cell of top-level `var` number `index`, made on first use with its restored or initial value.
+    func globalBox(_ index: Int, name: String, initial: () throws(ScriptFault) -> Value) throws(ScriptFault) -> StateBox
 }
 
 extension Machine {
@@ -127,6 +131,21 @@ extension Machine {
             box.value = value
             box.generation += 1
         }
+    }
+
+    /// The cell of a top-level `var`: the program tree's, or this machine's own when none runs. Its initial value is
+    /// computed on first use, as Swift initializes a global.
+    package func globalBox(_ index: Int, at location: SourceLocation) throws(ScriptFault) -> StateBox {
+        let g = program.globalVariables[index]
+        let initial = { () throws(ScriptFault) -> Value in
+            guard let e = g.initial else { throw self.fault("\(g.name) has no value", at: location) }
+            return self.coerce(try e.eval(self), to: g.type)
+        }
+        if let host { return try host.globalBox(index, name: g.name, initial: initial) }
+        if let box = globals[index] { return box }
+        let box = StateBox(.global(name: g.name), try initial())
+        globals[index] = box
+        return box
     }
 
     /// Reads a cell through the host.
@@ -153,11 +172,21 @@ extension Machine {
 }
 
 extension StateBox {
+    /// Where a stored cell lives: its view instance's node and name; a top-level `var` has the node "".
+    package var cell: (node: String, name: String)? {
+        switch kind {
+        case .state(let node, let name): return (node, name)
+        case .global(let name): return ("", name)
+        case .environment: return nil
+        }
+    }
+
     /// What a body that read it says changed: the property name, or the environment key.
     package var label: String {
         switch kind {
         case .state(_, let name): return name
         case .environment(_, let key): return key
+        case .global(let name): return name
         }
     }
 }
