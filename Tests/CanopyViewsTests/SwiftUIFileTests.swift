@@ -104,3 +104,47 @@ import Testing
         #expect(p.cell("Screen", "name") == "bob")
     }
 }
+
+/// A generic view's content constrained to `View` takes modifiers; an extension of a SwiftUI view type serves as
+/// an extension of `View`; a `@ViewBuilder` method returns `some View`.
+@Suite struct GenericViewTests {
+    @Test func constrainedContentTakesModifiersAndWritesPreferences() throws {
+        let source = """
+            import SwiftUI
+            struct Card<T: View>: View {
+                let content: T
+                var body: some View {
+                    content.background(Color.clear.preference(key: Total.self, value: 2))
+                }
+            }
+            struct Total: PreferenceKey {
+                static var defaultValue = 0
+                static func reduce(value: inout Int, nextValue: () -> Int) { value += nextValue() }
+            }
+            extension TextField {
+                func styled() -> some View { padding() }
+            }
+            struct Screen: View {
+                @State private var t = 0
+                @State private var name = ""
+                var body: some View {
+                    VStack {
+                        Card(content: Text("a"))
+                        Card(content: Text("b"))
+                        TextField("Name", text: $name).styled()
+                        label()
+                        Text("\\(t)")
+                    }
+                    .onPreferenceChange(Total.self) { t = $0 }
+                }
+                @ViewBuilder func label() -> some View {
+                    if t > 0 { Text("pos") } else { Text("zero") }
+                }
+            }
+            """
+        let p = try ProgramFixture(source, view: "Screen")
+        #expect(p.node("Screen/0:VStack/4:Text")?.props["text"] == "4")
+        #expect(p.node("Screen/0:VStack/3:If/0-0:Text")?.props["text"] == "pos")
+        #expect(p.node("Screen/0:VStack/2:TextField")?.modifiers.map { $0.json.object?["kind"] } == ["padding"])
+    }
+}

@@ -411,18 +411,30 @@ extension Compiler {
         return DirectMethodCallExpr(at, receiver: me, f, matched)
     }
 
+    /// The protocol a generic parameter in scope is constrained to: the function's (`<B: Badge>`, `where`) or the
+    /// enclosing type's (`struct Card<T: View>`).
+    func constraint(of generic: String) -> String? {
+        var c: FunctionContext? = context
+        while let ctx = c {
+            if let p = ctx.function.constraints[generic] { return p }
+            c = ctx.parent
+        }
+        var scope = context?.selfType
+        while let s = scope {
+            if let p = program.types[s].genericConstraints[generic] { return p }
+            scope = program.types[s].parent
+        }
+        return nil
+    }
+
     /// The protocol a value is seen through: an existential (`let b: Badge`) or a constrained generic (`b: B` with
     /// `<B: Badge>`).
     func protocolOf(_ t: TypeRef) -> TypeInfo? {
         switch t.unwrapped {
         case .named(let id) where program.types[id].kind == .protocolType: return program.types[id]
         case .generic(let g):
-            var c: FunctionContext? = context
-            while let ctx = c {
-                if let p = ctx.function.constraints[g] { return program.type(named: p).flatMap { $0.kind == .protocolType ? $0 : nil } }
-                c = ctx.parent
-            }
-            return nil
+            guard let p = constraint(of: g) else { return nil }
+            return program.type(named: p).flatMap { $0.kind == .protocolType ? $0 : nil }
         default: return nil
         }
     }
@@ -678,6 +690,8 @@ extension Compiler {
             let v = ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
             return callValue(v, args, at)
         }
+        // `Dashboard.Widget(title:)`: a nested type (declared in the type or in an extension of it) constructed.
+        if let nested = program.type(named: "\(info.name).\(n)") { return initializer(nested, args, node, at: at) }
         return bad(node, "type '\(info.name)' has no member '\(n)'")
     }
 }

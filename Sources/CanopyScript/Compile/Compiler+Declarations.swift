@@ -230,6 +230,9 @@ extension Compiler {
             members = s.memberBlock.members
             inheritance = s.inheritanceClause
             generics = s.genericParameterClause?.parameters.map(\.name.text) ?? []
+            for g in s.genericParameterClause?.parameters ?? [] {
+                if let c = g.inheritedType?.trimmedDescription { t.genericConstraints[g.name.text] = c }
+            }
         } else if let c = decl.as(ClassDeclSyntax.self) {
             guard let t = program.type(named: qualified(c.name.text)) else { return }
             info = t
@@ -254,7 +257,10 @@ extension Compiler {
             inheritance = p.inheritanceClause
             if let w = p.genericWhereClause { addSameTypeAliases(w, to: t) }
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
-            let name = qualifiedTypeName(x.extendedType.trimmedDescription)
+            var name = qualifiedTypeName(x.extendedType.trimmedDescription)
+            // `extension TextField { func styled() … }`: a SwiftUI view's extension serves as `extension View`.
+            let base = String(name.split(separator: "<").first ?? "")
+            if Compiler.viewNames.contains(base), program.type(named: base) == nil { name = "View" }
             guard let t = program.type(named: name) ?? lookupType(name, from: nil) else {
                 error(x.extendedType, "cannot find type '\(name)' in scope")
                 return

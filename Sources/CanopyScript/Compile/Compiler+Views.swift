@@ -54,7 +54,9 @@ extension Compiler {
         switch t.unwrapped {
         case .opaque(let n): return n == "View" || Compiler.viewNames.contains(n)
         case .named(let id): return program.types[id].name == "View" || program.types[id].conforms(to: "View")
-        case .generic(let n): return n == "Content" || n == "Label" || n == "Body"
+        case .generic(let n):
+            if n == "Content" || n == "Label" || n == "Body" { return true }
+            return constraint(of: n) == "View"
         default: return false
         }
     }

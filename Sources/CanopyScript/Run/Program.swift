@@ -80,6 +80,8 @@ package final class TypeInfo {
     /// Type aliases and associated types declared inside it (`typealias Value = CGFloat`).
     package var aliases: [String: TypeRef] = [:]
     package var genericParameters: [String] = []
+    /// Generic parameters constrained to a protocol (`struct Card<T: View>`).
+    package var genericConstraints: [String: String] = [:]
     /// A class (instances are shared references) and the class it inherits from.
     package var isClass = false
     package var superclass: TypeID?
