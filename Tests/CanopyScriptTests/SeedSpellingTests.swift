@@ -160,3 +160,35 @@ import Testing
         #expect(d.allSatisfy { $0.message.contains("is not part of Canopy's Swift subset") })
     }
 }
+
+/// `Program.dump()`: what the compiler made of a source, readable.
+@Suite struct ProgramDumpTests {
+    @Test func theDumpShowsResolvedDeclarations() throws {
+        let program = try Compiler.compile(
+            """
+            enum Level: Int { case low, high }
+            class Shape { var sides = 0; func area() -> Double { 0 } }
+            final class Square: Shape { var side: Double = 1 }
+            struct Pair: Equatable { let a: Int; var b: String? }
+            var counter = 0
+            func sum(_ xs: Int..., start: Int = 0) -> Int { xs.reduce(start, +) }
+            """)
+        #expect(
+            program.dump() == """
+                enum Level: Int, Equatable, Hashable  // 1:1
+                    case low = 0
+                    case high = 1
+                class Shape  // 2:1
+                    var sides: Int = …
+                    func area() -> Double
+                class Square: Shape  // 3:1
+                    var sides: Int = …
+                    var side: Double = …
+                struct Pair: Equatable  // 4:1
+                    let a: Int
+                    var b: String? = …
+                func sum(_: [Int]..., start: Int) -> Int
+                var counter: Int
+                """)
+    }
+}

@@ -629,6 +629,19 @@ extension Compiler {
             t.conformances.formUnion(s.conformances)
         }
         for t in program.types { inherit(t) }
+        // The superclass's property types and initial values are inferred when their initializers compile (first
+        // in pass 3): copy them again then, superclasses first.
+        compileLater(first: true) { c in
+            var refreshed: Set<TypeID> = []
+            func refresh(_ t: TypeInfo) {
+                guard let sid = t.superclass, !refreshed.contains(t.id) else { return }
+                refreshed.insert(t.id)
+                let s = c.program.types[sid]
+                refresh(s)
+                for i in 0..<min(t.inheritedFields, s.fields.count) { t.fields[i] = s.fields[i] }
+            }
+            for t in c.program.types where t.isClass { refresh(t) }
+        }
     }
 
     func finishConformances() {
