@@ -14,12 +14,21 @@ extension Compiler {
         let flat = flatten(items)
         // A branch of an `if`/`switch` that is itself the value of a body (`var symbol: String { switch self {
         // case .meters: "m" … } }`, SE-0380): its single expression is the value.
+        if let target = branchAssign, let e = singleExpression(flat) {
+            // A branch of an `if`/`switch` that initializes a variable: its value is assigned, or it is itself an
+            // `if`/`switch` whose branches are.
+            if e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self) { return statement(flat[0].item) }
+            branchAssign = nil
+            defer { branchAssign = target }
+            let value = expr(e, expected: target.type.expectation)
+            if !target.type.isKnown, value.type.isKnown, branchAssignType == nil { branchAssignType = value.type }
+            return [ExprStmt(AssignExpr(value.location, target.place, value, targetType: target.type))]
+        }
         let implicitReturn = implicitReturn || branchesReturn
         let saved = branchesReturn
         branchesReturn = false
         defer { branchesReturn = saved }
-        let single = flat.count == 1
-            ? flat[0].item.as(ExprSyntax.self) ?? flat[0].item.as(ExpressionStmtSyntax.self)?.expression : nil
+        let single = singleExpression(flat)
         if implicitReturn, builder == nil, let e = single, e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self),
             context.returnType != .void
         {
@@ -36,6 +45,12 @@ extension Compiler {
         var out: [Stmt] = []
         for item in flat { out.append(contentsOf: statement(item.item)) }
         return out
+    }
+
+    /// The expression a block consists of, when it is one expression (a statement-position `if`/`switch` included).
+    private func singleExpression(_ flat: [CodeBlockItemSyntax]) -> ExprSyntax? {
+        guard flat.count == 1 else { return nil }
+        return flat[0].item.as(ExprSyntax.self) ?? flat[0].item.as(ExpressionStmtSyntax.self)?.expression
     }
 
     private func isStatementLike(_ e: ExprSyntax) -> Bool {
@@ -97,6 +112,21 @@ extension Compiler {
             if let t = b.typeAnnotation?.type { type = resolveType(t, in: context.selfType, generics: context.generics) }
             if b.accessorBlock != nil {
                 error(b, "local computed variables are not part of Canopy's Swift subset")
+                continue
+            }
+            if let id = b.pattern.as(IdentifierPatternSyntax.self), let value = b.initializer?.value,
+                value.is(IfExprSyntax.self) || value.is(SwitchExprSyntax.self)
+            {
+                // `let color = switch status { case .ok: "green" … }` (SE-0380): each branch assigns its value.
+                let l = context.declare(id.identifier.text, type: type, mutable: true)
+                branchAssign = (LocalPlace(slot: l.slot, boxed: l.boxed), type)
+                branchAssignType = nil
+                defer { branchAssign = nil }
+                let declare = DeclareStmt(loc(b), slot: l.slot, boxed: l.boxed, initial: nil, type: type)
+                let body = value.as(IfExprSyntax.self).map { ifStatement($0) }
+                    ?? switchStatement(value.as(SwitchExprSyntax.self)!, label: 0)
+                if !type.isKnown, let t = branchAssignType { context.refine(id.identifier.text, type: t) }
+                out += [declare, body]
                 continue
             }
             let initial = b.initializer.map { expr($0.value, expected: type.expectation) }

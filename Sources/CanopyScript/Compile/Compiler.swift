@@ -30,6 +30,10 @@ package final class Compiler {
     var moduleQualified: Set<AbsolutePosition> = []
     /// Names of declarations refused with a diagnostic: their uses are not reported again.
     var refused: Set<String> = []
+    /// While an `if`/`switch` that initializes a variable compiles: the variable each branch's value is assigned to.
+    var branchAssign: (place: Place, type: TypeRef)?
+    /// The type the first branch's value had, for a variable declared without one.
+    var branchAssignType: TypeRef?
     /// While an `if`/`switch` that is a body's value compiles: each branch's single expression is returned.
     var branchesReturn = false
     /// The protocol whose extension member is being compiled as a conforming type's copy.
