@@ -132,3 +132,33 @@ import Testing
         #expect(m == .string("abc"))
     }
 }
+
+/// `String(format:)` against what swiftc 6.3.1 with Foundation printed for the same calls.
+@Suite struct StringFormatTests {
+    @Test func formatsAsFoundationDoes() throws {
+        let source = #"""
+            func main() {
+                let d = 3.14159
+                print(String(format: "%.2f", d), String(format: "%d items", 42), String(format: "%05.1f|%-6d|%x|%X|%o", 2.5, 7, 255, 255, 8))
+                print(String(format: "%@ is %d years", "Ann", 30), String(format: "%8.3e", 12345.678), String(format: "%g %g", 0.0001, 1e20))
+                print(String(format: "%.0f %.0f %.1f", 0.5, 1.5, 0.25), String(format: "100%%"), String(format: "%+d %+.1f", 5, -0.05))
+                print(String(format: "%-8@|%8@|", "ab", "cd"), String(format: "%ld %lld", 9, -9), String(format: "%.3f", 1.0005))
+            }
+            """#
+        let r = try Script.compile(source).run()
+        #expect(r.fault == nil)
+        #expect(
+            r.output == """
+                3.14 42 items 002.5|7     |ff|FF|10
+                Ann is 30 years 1.235e+04 0.0001 1e+20
+                0 2 0.2 100% +5 -0.1
+                ab|cd| 9 -9 1.000
+
+                """)
+    }
+
+    @Test func aWrongArgumentIsAFault() throws {
+        let r = try Script.compile(#"func main() { print(String(format: "%d", "x")) }"#).run()
+        #expect(r.fault?.message == "%d in String(format:) needs an Int")
+    }
+}

@@ -85,5 +85,10 @@ enum Prelude {
             }
             func contains(_ p: CGPoint) -> Bool { p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY }
         }
+        func swap<T>(_ a: inout T, _ b: inout T) {
+            let t = a
+            a = b
+            b = t
+        }
         """
 }
