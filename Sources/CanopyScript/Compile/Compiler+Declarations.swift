@@ -426,6 +426,26 @@ extension Compiler {
         }
     }
 
+    /// `set { … }` / `set(v) { … }` of a computed property: a method of `info` taking the new value (`newValue`),
+    /// mutating for a struct.
+    private func declareSetter(
+        _ name: String, _ body: CodeBlockItemListSyntax, _ accessor: AccessorDeclSyntax, type: TypeRef, in info: TypeInfo,
+        generics: Set<String>
+    ) {
+        let fn = Function(name: "\(info.name).\(name).set", location: loc(accessor))
+        fn.hasSelf = true
+        fn.isMutating = !info.isClass
+        fn.parameterCount = 2
+        fn.slotCount = 2
+        fn.parameterLabels = [nil, nil]
+        fn.parameterTypes = [selfTypeRef(info), type]
+        fn.bodyParameterNames = ["self", accessor.parameters?.name.text ?? "newValue"]
+        info.setters[name] = fn
+        compileLater { c in
+            c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: fn.isMutating, generics: generics)
+        }
+    }
+
     /// A property requirement: `var name: String { get }` (accessors without bodies).
     private func isRequirement(_ b: PatternBindingSyntax) -> Bool {
         guard let block = b.accessorBlock else { return b.initializer == nil }
@@ -460,7 +480,9 @@ extension Compiler {
                 case "get": getterBody = a.body?.statements
                 case "set" where info.name == "EnvironmentValues":
                     break  // `.environment(\\.key, v)` sets environment values; the setter is never called
-                case "set", "willSet", "didSet", "_modify":
+                case "set":
+                    if let body = a.body?.statements { declareSetter(name, body, a, type: fn.returnType, in: info, generics: generics) }
+                case "willSet", "didSet", "_modify":
                     error(a, "'\(a.accessorSpecifier.text)' accessors are not part of Canopy's Swift subset")
                 default: break
                 }

@@ -198,6 +198,7 @@ extension Compiler {
                             getter.returnType)
                         // Inside a protocol extension's copy, its own non-requirement properties are bound statically.
                         if let via = copying, staticallyBound(n, in: via) != nil { call.viaProtocol = via.name }
+                        if info.setters[n] != nil { return ComputedPropertyExpr(at, base: me, name: n, getter: call) }
                         return call
                     }
                     // `bump` inside a method, passed as a function (`onTap: bump`): the method bound to `self`.
@@ -468,6 +469,7 @@ extension Compiler {
                 let call = MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
                 if info.kind == .protocolType { call.viaProtocol = staticallyBound(n, in: info)?.name }
+                if info.setters[n] != nil { return ComputedPropertyExpr(at, base: base, name: n, getter: call) }
                 return call
             }
             // `s.handle` passed as a function: the method bound to the value.

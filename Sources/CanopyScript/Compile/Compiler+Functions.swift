@@ -170,6 +170,7 @@ extension Compiler {
             returnType: fn.returnType, generics: generics, capturedNames: CaptureScanner.scan(body))
         var names = parameterNames(fn, body.parent?.parent)
         if fn.hasSelf { names.insert("self", at: 0) }
+        if let given = fn.bodyParameterNames { names = given }
         // Parameters occupy the first slots, in order.
         fn.slotCount = 0
         for (i, n) in names.enumerated() where i < fn.parameterCount {

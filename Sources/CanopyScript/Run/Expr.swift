@@ -525,3 +525,22 @@ final class GlobalVariableExpr: Expr {
 
     override var place: Place? { GlobalVariablePlace(index: index, location: location) }
 }
+
+/// A computed property with a setter: read through its getter, assigned through its setter (on the receiver's
+/// place for a struct, on the shared instance for a class).
+final class ComputedPropertyExpr: Expr {
+    let base: Expr
+    let name: String
+    let getter: Expr
+
+    init(_ location: SourceLocation, base: Expr, name: String, getter: Expr) {
+        self.base = base
+        self.name = name
+        self.getter = getter
+        super.init(location, getter.type)
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value { try getter.eval(m) }
+
+    override var place: Place? { ComputedPropertyPlace(base: base, name: name, getter: getter, location: location) }
+}

@@ -345,3 +345,43 @@ final class GlobalVariablePlace: Place {
         m.write(box, v)
     }
 }
+
+/// Assigning a computed property: the new value goes to its setter.
+final class ComputedPropertyPlace: Place {
+    let base: Expr
+    let name: String
+    let getter: Expr
+    let location: SourceLocation
+
+    init(base: Expr, name: String, getter: Expr, location: SourceLocation) {
+        self.base = base
+        self.name = name
+        self.getter = getter
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { try getter.eval(m) }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        var value = try getter.eval(m)
+        try body(&value)
+        let name = self.name
+        let location = self.location
+        func set(_ recv: inout Value) throws(ScriptFault) {
+            guard let t = recv.programType, let setter = m.program.types[t].setters[name] else {
+                throw m.fault("property '\(name)' has no setter", at: location)
+            }
+            var args = [value]
+            _ = try m.invokeMethod(setter, &recv, &args, site: location)
+        }
+        let receiver = try base.eval(m)
+        if case .object = receiver.unboxed {
+            var recv = receiver.unboxed
+            return try set(&recv)
+        }
+        guard let place = base.place else {
+            throw m.fault("cannot assign to property '\(name)': the value is a 'let' constant or 'self' is immutable", at: location)
+        }
+        try place.modify(m) { (recv: inout Value) throws(ScriptFault) in try set(&recv) }
+    }
+}

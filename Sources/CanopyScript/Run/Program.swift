@@ -80,6 +80,8 @@ package final class TypeInfo {
     /// Type aliases and associated types declared inside it (`typealias Value = CGFloat`).
     package var aliases: [String: TypeRef] = [:]
     package var genericParameters: [String] = []
+    /// Setters of computed properties, by property name.
+    package var setters: [String: Function] = [:]
     /// Generic parameters constrained to a protocol (`struct Card<T: View>`).
     package var genericConstraints: [String: String] = [:]
     /// A class (instances are shared references) and the class it inherits from.
@@ -173,6 +175,8 @@ package final class Function: Callable {
     var defaults: [Expr?] = []
     /// Parameters declared with a default (their expressions compile later than the signature).
     var defaulted: Set<Int> = []
+    /// Parameter names for a body compiled from an accessor (`set(v)`), which has no parameter clause.
+    var bodyParameterNames: [String]?
     /// Generic parameters constrained to a protocol (`<B: Badge>`): calls through them bind a protocol extension's
     /// non-requirement members statically, as through an existential.
     var constraints: [String: String] = [:]
