@@ -76,3 +76,37 @@ import Testing
         #expect(diagnostics("class A { lazy var x = 1 }").first?.message.hasPrefix("'lazy' properties") == true)
     }
 }
+
+/// Property observers and setters, as swiftc runs them (each expected output is swiftc 6.3.1's).
+@Suite struct PropertyAccessorTests {
+    @Test func observersRunAroundAssignmentsButNotInInit() throws {
+        let source = """
+            struct Meter {
+                var log: [String] = []
+                var value: Int = 0 {
+                    willSet { log.append("will \\(value)->\\(newValue)") }
+                    didSet(previous) {
+                        if value > 100 { value = 100 }
+                        log.append("did \\(previous)->\\(value)")
+                    }
+                }
+                init() { value = 5 }
+                mutating func bump() { value += 60 }
+            }
+            func main() {
+                var m = Meter()
+                m.value = 10
+                m.bump()
+                m.bump()
+                print(m.value, m.log)
+            }
+            """
+        let r = try Script.compile(source).run()
+        #expect(r.output == #"100 ["will 5->10", "did 5->10", "will 10->70", "did 10->70", "will 70->130", "did 70->100"]"# + "\n")
+    }
+
+    @Test func observersOfAWrappedPropertyAreRefused() {
+        let d = diagnostics("struct V: View { @State var x = 0 { didSet { } }\n var body: some View { Text(\"a\") } }")
+        #expect(d.first?.message.hasPrefix("observers of a @State property") == true)
+    }
+}

@@ -325,6 +325,10 @@ extension Compiler {
                 }
                 if isStatic {
                     declareConstant(b, owner: info, decl: v)
+                } else if info.kind == .structure, let observers = observerAccessors(b) {
+                    // `var x = 0 { didSet { … } }`: a stored property with observers.
+                    declareField(b, in: info, decl: v, generics: generics)
+                    declareObservers(b, observers, in: info, generics: generics)
                 } else if b.accessorBlock != nil {
                     info.methods[b.pattern.trimmedDescription] = declareComputed(b, in: info, generics: generics)
                 } else if info.kind == .structure {
@@ -423,6 +427,44 @@ extension Compiler {
         }
         if decl.modifiers.contains(where: { $0.name.text == "lazy" }) {
             error(decl, "'lazy' properties are not part of Canopy's Swift subset: their initializer would run at a different time than in Swift")
+        }
+    }
+
+    /// The `willSet`/`didSet` accessors of a stored property, when that is all its accessor block holds.
+    private func observerAccessors(_ b: PatternBindingSyntax) -> [AccessorDeclSyntax]? {
+        guard case .accessors(let list)? = b.accessorBlock?.accessors, !list.isEmpty,
+            list.allSatisfy({ ["willSet", "didSet"].contains($0.accessorSpecifier.text) })
+        else { return nil }
+        return Array(list)
+    }
+
+    /// `willSet { … }` (with `newValue`) and `didSet { … }` (with `oldValue`): methods of `info` run around every
+    /// assignment of the property outside the type's initializers and the observers themselves.
+    private func declareObservers(
+        _ b: PatternBindingSyntax, _ accessors: [AccessorDeclSyntax], in info: TypeInfo, generics: Set<String>
+    ) {
+        guard let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let index = info.fieldIndex[name]
+        else { return }
+        if let wrapper = info.fields[index].wrapper {
+            return error(b, "observers of a @\(wrapper) property are not part of Canopy's Swift subset; use onChange(of:)")
+        }
+        for a in accessors {
+            let kind = a.accessorSpecifier.text
+            guard let body = a.body?.statements else { continue }
+            let fn = Function(name: "\(info.name).\(name).\(kind)", location: loc(a))
+            fn.hasSelf = true
+            fn.isMutating = !info.isClass
+            fn.parameterCount = 2
+            fn.slotCount = 2
+            fn.parameterLabels = [nil, nil]
+            fn.parameterTypes = [selfTypeRef(info), info.fields[index].type]
+            fn.bodyParameterNames = ["self", a.parameters?.name.text ?? (kind == "willSet" ? "newValue" : "oldValue")]
+            if kind == "willSet" { info.willSet[name] = fn } else { info.didSet[name] = fn }
+            compileLater { c in
+                if let at = info.fieldIndex[name] { fn.parameterTypes[1] = info.fields[at].type }
+                c.compileBody(fn, body, selfType: info.id, isStatic: false, mutating: fn.isMutating, generics: generics)
+            }
         }
     }
 

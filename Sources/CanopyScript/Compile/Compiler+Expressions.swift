@@ -166,6 +166,12 @@ extension Compiler {
         }
         let field = FieldExpr(at, base: base, index: fi, name: f.name, readOnly: isLetOutsideInit(info, fi), f.type)
         field.onObject = info.isClass
+        // Observers run on assignments outside the type's initializers and outside the observers themselves.
+        let inInit = context.function.name.hasPrefix(info.name + ".init(")
+        let inObserver = context.function.name.hasPrefix("\(info.name).\(f.name).")
+        if info.willSet[f.name] != nil || info.didSet[f.name] != nil, !inInit, !inObserver {
+            field.observed = (info.willSet[f.name], info.didSet[f.name])
+        }
         return field
     }
 

@@ -162,11 +162,19 @@ final class FieldExpr: Expr {
 
     /// Set for a class's stored property: assigning it changes the shared instance, whatever holds it.
     var onObject = false
+    /// The property's `willSet` and `didSet`, when an assignment here runs them.
+    var observed: (willSet: Function?, didSet: Function?)?
 
     override var place: Place? {
         if readOnly { return nil }
-        if onObject { return ObjectFieldPlace(base: base, index: index, name: name, location: location) }
-        return base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) }
+        let plain: Place?
+        if onObject {
+            plain = ObjectFieldPlace(base: base, index: index, name: name, location: location)
+        } else {
+            plain = base.place.map { FieldPlace(base: $0, index: index, name: name, location: location) }
+        }
+        guard let observed, let plain else { return plain }
+        return ObservedFieldPlace(plain, base: base, observers: observed, location: location)
     }
 }
 

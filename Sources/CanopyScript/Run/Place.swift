@@ -385,3 +385,45 @@ final class ComputedPropertyPlace: Place {
         try place.modify(m) { (recv: inout Value) throws(ScriptFault) in try set(&recv) }
     }
 }
+
+/// A stored property with observers: `willSet` with the new value, the assignment, then `didSet` with the old one,
+/// each run on the receiver (its place for a struct, the shared instance for a class).
+final class ObservedFieldPlace: Place {
+    let field: Place
+    let base: Expr
+    let observers: (willSet: Function?, didSet: Function?)
+    let location: SourceLocation
+
+    init(_ field: Place, base: Expr, observers: (willSet: Function?, didSet: Function?), location: SourceLocation) {
+        self.field = field
+        self.base = base
+        self.observers = observers
+        self.location = location
+    }
+
+    override func get(_ m: Machine) throws(ScriptFault) -> Value { try field.get(m) }
+
+    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
+        let old = try field.get(m)
+        var new = old
+        try body(&new)
+        if let willSet = observers.willSet { try run(willSet, new, m) }
+        try field.set(m, new)
+        if let didSet = observers.didSet { try run(didSet, old, m) }
+    }
+
+    private func run(_ observer: Function, _ value: Value, _ m: Machine) throws(ScriptFault) {
+        var args = [value]
+        let receiver = try base.eval(m)
+        if case .object = receiver.unboxed {
+            var recv = receiver.unboxed
+            _ = try m.invokeMethod(observer, &recv, &args, site: location)
+            return
+        }
+        guard let place = base.place else { return }
+        let location = self.location
+        try place.modify(m) { (recv: inout Value) throws(ScriptFault) in
+            _ = try m.invokeMethod(observer, &recv, &args, site: location)
+        }
+    }
+}

@@ -82,6 +82,9 @@ package final class TypeInfo {
     package var genericParameters: [String] = []
     /// Setters of computed properties, by property name.
     package var setters: [String: Function] = [:]
+    /// Observers of stored properties, by property name.
+    package var willSet: [String: Function] = [:]
+    package var didSet: [String: Function] = [:]
     /// Generic parameters constrained to a protocol (`struct Card<T: View>`).
     package var genericConstraints: [String: String] = [:]
     /// A class (instances are shared references) and the class it inherits from.
