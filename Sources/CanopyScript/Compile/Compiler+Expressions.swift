@@ -312,11 +312,6 @@ extension Compiler {
         case opaque(String)
     }
 
-    static let libraryTypeNames: [String: String] = [
-        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String", "Character": "Character",
-        "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
-    ]
-
     /// A type alias used as a callee or a static member's base (`Value(popCount: 0)` in a key with
     /// `typealias Value = Pop`): what it names.
     private func aliasTarget(_ name: String) -> TypeTarget? {

@@ -3,24 +3,6 @@ import SwiftSyntax
 /// Type syntax to `TypeRef`, with the names in scope: generic parameters, the enclosing types' aliases and nested
 /// types, the program's types and aliases, the library's.
 extension Compiler {
-    /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
-    static let opaqueTypes: Set<String> = Set([
-        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
-        "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
-        "LocalizedStringKey", "UUID", "Date", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
-        "Binding", "State", "Environment", "Published", "PreviewTrait",
-    ]).union(Compiler.viewNames)
-
-    /// Foundation values that come from outside the source: Canopy must record them with the transaction so a
-    /// restart or another daemon computes the same, which it does not do yet. Making one is a compile error, not
-    /// a placeholder value.
-    static let unrecordedInputs: [String: String] = [
-        "Date": "'Date' is not part of Canopy's Swift subset yet: the current time must be an input recorded with the transaction",
-        "UUID": "'UUID' is not part of Canopy's Swift subset yet: a new UUID must be an input recorded with the transaction",
-        "URL": "'URL' is not part of Canopy's Swift subset: there is no I/O",
-        "Data": "'Data' is not part of Canopy's Swift subset: there is no I/O",
-    ]
-
     func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
         if let o = t.as(OptionalTypeSyntax.self) {
             let wrapped = resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet)
@@ -162,12 +144,6 @@ extension Compiler {
     static func nestedOptionalMessage(_ type: String) -> String {
         "'\(type)' is an optional of an optional, which Canopy's Swift subset does not model; unwrap the inner optional first"
     }
-
-    /// Number types Canopy does not compute in: their results would differ from Swift's (`Float(1) / 3` prints
-    /// 0.33333334, `Int8(127) + 1` traps), so they are refused rather than run as `Double` or `Int`.
-    static let unsupportedNumberTypes: Set<String> = [
-        "Float", "Float32", "Float16", "Float80", "Int8", "Int16", "Int32", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-    ]
 
     static func unsupportedNumberMessage(_ name: String) -> String {
         let instead = name.hasPrefix("Float") ? "Double (or CGFloat)" : "Int"

@@ -11,44 +11,6 @@ extension Compiler {
         var awaitingBranch = false
     }
 
-    static let viewNames: Set<String> = [
-        "Text", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "Button", "TextField", "SecureField", "Toggle",
-        "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Color", "Spacer",
-        "Form", "Section", "List", "NavigationStack", "NavigationView", "ForEach", "Group", "EmptyView", "Divider",
-        "ScrollView", "Picker", "ProgressView", "Link", "Menu", "DisclosureGroup", "TabView", "Grid", "GridRow",
-        "LabeledContent", "ContentUnavailableView", "AnyView", "GroupBox", "ControlGroup", "ViewThatFits",
-    ]
-
-    /// SwiftUI modifiers recognised where the receiver is not known to be a view (`padding()` inside an
-    /// `extension View`, a modifier on a value of unknown type); on a known view any name is a modifier.
-    static let modifierNames: Set<String> = [
-        "padding", "background", "overlay", "frame", "font", "fontWeight", "bold", "italic", "foregroundColor",
-        "foregroundStyle", "tint", "accentColor", "hidden", "opacity", "preference", "transformPreference",
-        "onPreferenceChange", "environment", "onChange", "onReceive", "onSubmit", "onAppear", "onDisappear", "task",
-        "id", "tag", "disabled", "navigationTitle", "navigationBarTitleDisplayMode", "toolbar", "listStyle",
-        "textFieldStyle", "buttonStyle", "toggleStyle", "pickerStyle", "cornerRadius", "clipShape", "shadow", "border",
-        "offset", "position", "multilineTextAlignment", "lineLimit", "keyboardType", "textContentType",
-        "autocorrectionDisabled", "textInputAutocapitalization", "submitLabel", "focused", "animation", "transition",
-        "contentShape", "onTapGesture", "fixedSize", "layoutPriority", "zIndex", "scaleEffect", "rotationEffect",
-        "blur", "labelsHidden", "controlSize", "accessibilityLabel", "accessibilityHidden", "listRowBackground",
-        "formStyle", "scrollContentBackground", "presentationDetents", "sheet", "alert", "refreshable", "searchable",
-        "badge", "help", "symbolRenderingMode", "imageScale", "resizable", "scaledToFit", "scaledToFill",
-        "aspectRatio", "clipped", "mask", "fill", "stroke", "redacted", "allowsHitTesting", "compositingGroup",
-        "ignoresSafeArea", "safeAreaInset", "monospacedDigit", "monospaced", "kerning", "tracking", "underline",
-        "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
-    ]
-
-    /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
-    static let colorTypes: Set<String> = ["Color"]
-
-    /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
-    static let handlerLabels: Set<String> = [
-        "action", "onEditingChanged", "onCommit", "onIncrement", "onDecrement", "perform",
-    ]
-
-    /// Labels of `@ViewBuilder` arguments of SwiftUI's views.
-    static let contentLabels: Set<String> = ["content", "label", "header", "footer", "minimumValueLabel", "maximumValueLabel"]
-
     /// Whether values of `t` are views: SwiftUI's, the program's view structs, `some View`, a view generic.
     func isViewType(_ t: TypeRef) -> Bool {
         switch t.unwrapped {

@@ -1,0 +1,71 @@
+/// Every name the compiler treats specially, in one place: SwiftUI's views, modifiers and argument labels, the
+/// SwiftUI and UIKit types kept as data, the library's types, and the types Canopy refuses with a reason.
+extension Compiler {
+    /// SwiftUI's views: `Name(args)` makes a node of that type (PROGRAMS.md §3).
+    static let viewNames: Set<String> = [
+        "Text", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "Button", "TextField", "SecureField", "Toggle",
+        "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Color", "Spacer",
+        "Form", "Section", "List", "NavigationStack", "NavigationView", "ForEach", "Group", "EmptyView", "Divider",
+        "ScrollView", "Picker", "ProgressView", "Link", "Menu", "DisclosureGroup", "TabView", "Grid", "GridRow",
+        "LabeledContent", "ContentUnavailableView", "AnyView", "GroupBox", "ControlGroup", "ViewThatFits",
+    ]
+
+    /// SwiftUI modifiers recognised where the receiver is not known to be a view (`padding()` inside an
+    /// `extension View`, a modifier on a value of unknown type); on a known view any name is a modifier.
+    static let modifierNames: Set<String> = [
+        "padding", "background", "overlay", "frame", "font", "fontWeight", "bold", "italic", "foregroundColor",
+        "foregroundStyle", "tint", "accentColor", "hidden", "opacity", "preference", "transformPreference",
+        "onPreferenceChange", "environment", "onChange", "onReceive", "onSubmit", "onAppear", "onDisappear", "task",
+        "id", "tag", "disabled", "navigationTitle", "navigationBarTitleDisplayMode", "toolbar", "listStyle",
+        "textFieldStyle", "buttonStyle", "toggleStyle", "pickerStyle", "cornerRadius", "clipShape", "shadow", "border",
+        "offset", "position", "multilineTextAlignment", "lineLimit", "keyboardType", "textContentType",
+        "autocorrectionDisabled", "textInputAutocapitalization", "submitLabel", "focused", "animation", "transition",
+        "contentShape", "onTapGesture", "fixedSize", "layoutPriority", "zIndex", "scaleEffect", "rotationEffect",
+        "blur", "labelsHidden", "controlSize", "accessibilityLabel", "accessibilityHidden", "listRowBackground",
+        "formStyle", "scrollContentBackground", "presentationDetents", "sheet", "alert", "refreshable", "searchable",
+        "badge", "help", "symbolRenderingMode", "imageScale", "resizable", "scaledToFit", "scaledToFill",
+        "aspectRatio", "clipped", "mask", "fill", "stroke", "redacted", "allowsHitTesting", "compositingGroup",
+        "ignoresSafeArea", "safeAreaInset", "monospacedDigit", "monospaced", "kerning", "tracking", "underline",
+        "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
+    ]
+
+    /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
+    static let colorTypes: Set<String> = ["Color"]
+
+    /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
+    static let handlerLabels: Set<String> = [
+        "action", "onEditingChanged", "onCommit", "onIncrement", "onDecrement", "perform",
+    ]
+
+    /// Labels of `@ViewBuilder` arguments of SwiftUI's views.
+    static let contentLabels: Set<String> = ["content", "label", "header", "footer", "minimumValueLabel", "maximumValueLabel"]
+
+    /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
+    static let opaqueTypes: Set<String> = Set([
+        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
+        "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
+        "LocalizedStringKey", "UUID", "Date", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
+        "Binding", "State", "Environment", "Published", "PreviewTrait",
+    ]).union(Compiler.viewNames)
+
+    /// Foundation values that come from outside the source: Canopy must record them with the transaction so a
+    /// restart or another daemon computes the same, which it does not do yet. Making one is a compile error, not
+    /// a placeholder value.
+    static let unrecordedInputs: [String: String] = [
+        "Date": "'Date' is not part of Canopy's Swift subset yet: the current time must be an input recorded with the transaction",
+        "UUID": "'UUID' is not part of Canopy's Swift subset yet: a new UUID must be an input recorded with the transaction",
+        "URL": "'URL' is not part of Canopy's Swift subset: there is no I/O",
+        "Data": "'Data' is not part of Canopy's Swift subset: there is no I/O",
+    ]
+
+    /// Number types Canopy does not compute in: their results would differ from Swift's (`Float(1) / 3` prints
+    /// 0.33333334, `Int8(127) + 1` traps), so they are refused rather than run as `Double` or `Int`.
+    static let unsupportedNumberTypes: Set<String> = [
+        "Float", "Float32", "Float16", "Float80", "Int8", "Int16", "Int32", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    ]
+
+    static let libraryTypeNames: [String: String] = [
+        "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String", "Character": "Character",
+        "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
+    ]
+}
