@@ -191,6 +191,13 @@ extension Compiler {
             }
             if let f = pick(program.functions, n, args, skipSelf: false) { return callFunction(f, args, at, skipSelf: false) }
             if n == "print" { return printCall(args, at) }
+            if n == "type", args.count == 1, args[0].label == "of" {
+                let value = expr(args[0].expr, expected: nil)
+                if case .named(let id) = value.type.unwrapped, !program.types[id].genericParameters.isEmpty {
+                    return bad(c, "type(of:) of a generic type's value is not part of Canopy's Swift subset: its type arguments are not known when the code runs")
+                }
+                return TypeOfExpr(at, value)
+            }
             let full = Compiler.fullName(n, args.map(\.label))
             if let native = Library.shared.functions[full] {
                 return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))

@@ -552,3 +552,28 @@ final class ComputedPropertyExpr: Expr {
 
     override var place: Place? { ComputedPropertyPlace(base: base, name: name, getter: getter, location: location) }
 }
+
+/// `type(of: x)`: the dynamic type of a value of the program or a scalar; a collection's element types are not
+/// known when the code runs, so it faults rather than print `Array` where Swift prints `Array<Int>`.
+final class TypeOfExpr: Expr {
+    let value: Expr
+
+    init(_ location: SourceLocation, _ value: Expr) {
+        self.value = value
+        super.init(location, .metatype(value.type))
+    }
+
+    override func eval(_ m: Machine) throws(ScriptFault) -> Value {
+        let v = try value.eval(m).unboxed
+        // A generic type's arguments (`Pair<String, Int>`) and a `Substring` (a `String` here) are not known when
+        // the code runs.
+        if let t = v.programType, m.program.types[t].genericParameters.isEmpty { return .metatype(.named(t)) }
+        if value.type.isOptional { throw m.fault("type(of:) of an optional is not part of Canopy's Swift subset", at: location) }
+        switch v {
+        case .int: return .metatype(.int)
+        case .double: return .metatype(.double)
+        case .bool: return .metatype(.bool)
+        default: throw m.fault("type(of:) of this value is not part of Canopy's Swift subset", at: location)
+        }
+    }
+}

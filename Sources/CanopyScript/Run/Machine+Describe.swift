@@ -48,6 +48,9 @@ extension Machine {
             break
         }
         switch v.unboxed {
+        case .metatype(.named(let id)):
+            // `type(of: p)`, `Point.self`: the type's own name, module-qualified inside another value.
+            return nested ? "main." + program.types[id].name : program.types[id].name.afterLastDot
         case .record(let id, let f):
             let info = program.types[id]
             if let text = try customDescription(v, info) { return text }
