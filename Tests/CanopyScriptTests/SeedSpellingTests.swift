@@ -192,3 +192,19 @@ import Testing
                 """)
     }
 }
+
+/// Lifecycle closures would never run in a program tree: refused, not silently skipped.
+@Suite struct LifecycleTests {
+    @Test func onAppearAndTaskAreCompileErrors() {
+        let d = diagnostics(
+            """
+            struct V: View {
+                @State var n = 0
+                var body: some View { Text("a").onAppear { n = 1 }.task { n = 2 }.onDisappear(perform: reset) }
+                func reset() { n = 0 }
+            }
+            """)
+        #expect(d.count == 3)
+        #expect(d.allSatisfy { $0.message.contains("lifecycle closures do not run") })
+    }
+}

@@ -50,7 +50,7 @@ import Testing
                     Field("Name", text: $name)
                     Text("\\(count)")
                 }
-                .onAppear(perform: bump)
+                .onSubmit(perform: bump)
             }
             func bump() { count += 10 }
         }

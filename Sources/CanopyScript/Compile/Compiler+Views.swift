@@ -170,9 +170,12 @@ extension Compiler {
                 return bad(node, "onReceive takes a publisher and a closure")
             }
             return ModifierExpr(at, base: receiver, .onReceive(name: notificationName(publisher.expr), action: expr(c.expr, expected: nil)))
-        case "onSubmit", "onAppear", "onDisappear", "task":
-            // A closure, or a function named as one: `.onAppear(perform: load)`.
-            guard let c = closureArg() ?? args.first(where: { $0.label == "perform" || ($0.label == nil && n != "task") })
+        case "onAppear", "onDisappear", "task":
+            // Accepted, they would never run: SwiftUI runs them as views appear and disappear.
+            return bad(node, "'\(n)' is not part of Canopy's Swift subset yet: lifecycle closures do not run in a program tree")
+        case "onSubmit":
+            // A closure, or a function named as one: `.onSubmit(perform: save)`.
+            guard let c = closureArg() ?? args.first(where: { $0.label == "perform" || $0.label == nil })
             else { return bad(node, "\(n) needs a closure") }
             return ModifierExpr(at, base: receiver, .action(kind: n, action: expr(c.expr, expected: .function([], .void))))
         case "id":
