@@ -591,15 +591,14 @@ extension Compiler {
         if let f = pick(info.staticMethods, "init", args, skipSelf: true) { return initCall(info, f, args, at) }
         if info.isClass {
             // A class has no memberwise initializer; without one of its own, `C()` when every property has a value.
-            if args.isEmpty, !info.staticMethods.keys.contains(where: { $0.hasPrefix("init(") }),
-                let missing = fieldDefaults(info).indices.first(where: { fieldDefaults(info)[$0] == nil }).map({ info.fields[$0] })
-            {
-                return bad(node, "class '\(info.name)' has no initializers: '\(missing.name)' has no initial value")
+            guard args.isEmpty, !info.staticMethods.keys.contains(where: { $0.hasPrefix("init(") }) else {
+                return bad(node, "no initializer of class '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")
             }
-            if args.isEmpty, !info.staticMethods.keys.contains(where: { $0.hasPrefix("init(") }) {
-                return NewObjectExpr(at, typeID: info.id, defaults: fieldDefaults(info))
+            let defaults = fieldDefaults(info)
+            if let i = defaults.firstIndex(where: { $0 == nil }) {
+                return bad(node, "class '\(info.name)' has no initializers: '\(info.fields[i].name)' has no initial value")
             }
-            return bad(node, "no initializer of class '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")
+            return NewObjectExpr(at, typeID: info.id, defaults: defaults)
         }
         if info.hasExplicitInit {
             return bad(node, "no initializer of '\(info.name)' takes (\(args.map { ($0.label ?? "_") + ":" }.joined()))")

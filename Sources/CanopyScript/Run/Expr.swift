@@ -208,7 +208,7 @@ final class DynamicMemberExpr: Expr {
     override var place: Place? {
         // Without a place for the base, only an object's property can change (`models[0].counter.value = 7`).
         base.place.map { DynamicFieldPlace(base: $0, name: name, location: location) }
-            ?? ObjectFieldByNamePlace(base: base, name: name, location: location)
+            ?? ObjectFieldPlace(base: base, index: nil, name: name, location: location)
     }
 }
 

@@ -266,53 +266,30 @@ final class ChainPlace: Place {
 }
 
 /// A stored property of a class instance: reached through any expression that yields the instance, since the
-/// instance is shared (`let account = Account(); account.balance += 1`).
+/// instance is shared (`let account = Account(); account.balance += 1`). Found by its index where the compiler
+/// knew the class, by name where the base's type was known only at run time (`models[0].counter.value = 7`); a base
+/// that is not an object then has no place to assign.
 final class ObjectFieldPlace: Place {
     let base: Expr
-    let index: Int
+    let index: Int?
     let name: String
     let location: SourceLocation
 
-    init(base: Expr, index: Int, name: String, location: SourceLocation) {
+    init(base: Expr, index: Int?, name: String, location: SourceLocation) {
         self.base = base
         self.index = index
         self.name = name
         self.location = location
     }
 
-    private func instance(_ m: Machine) throws(ScriptFault) -> Instance {
-        guard case .object(let o) = try base.eval(m).unboxed, index < o.fields.count else {
-            throw m.fault("value has no property \(name)", at: location)
-        }
-        return o
-    }
-
-    override func get(_ m: Machine) throws(ScriptFault) -> Value { try instance(m).fields[index] }
-
-    override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
-        let o = try instance(m)
-        try body(&o.fields[index])
-    }
-}
-
-/// A property of a class instance found by name when the base's type is known only at run time; a base that is not
-/// an object has no place to assign.
-final class ObjectFieldByNamePlace: Place {
-    let base: Expr
-    let name: String
-    let location: SourceLocation
-
-    init(base: Expr, name: String, location: SourceLocation) {
-        self.base = base
-        self.name = name
-        self.location = location
-    }
-
     private func slot(_ m: Machine) throws(ScriptFault) -> (Instance, Int) {
-        guard case .object(let o) = try base.eval(m).unboxed, let i = m.program.types[o.type].fieldIndex[name] else {
-            throw m.fault("cannot assign to property \(name): the value is not a variable", at: location)
+        if case .object(let o) = try base.eval(m).unboxed,
+            let i = index ?? m.program.types[o.type].fieldIndex[name], i < o.fields.count
+        {
+            return (o, i)
         }
-        return (o, i)
+        if index != nil { throw m.fault("value has no property \(name)", at: location) }
+        throw m.fault("cannot assign to property \(name): the value is not a variable", at: location)
     }
 
     override func get(_ m: Machine) throws(ScriptFault) -> Value {
