@@ -32,9 +32,10 @@ indirect enum Pattern {
                 return try m.equal(p, v, at: e.location)
             }
         case .enumCase(let type, let name, let payload):
-            var ownCase = false
-            if case .enumCase(let t, _, _) = v.unboxed { ownCase = m.program.types[t].caseIndex[name] != nil }
-            guard case .enumCase(let t, let c, let values) = v.unboxed, type != nil || ownCase else {
+            // Without a known type, `.some`/`.none` name an optional's cases unless the value's enum has its own.
+            var ownCase = type != nil
+            if !ownCase, case .enumCase(let t, _, _) = v.unboxed { ownCase = m.program.types[t].caseIndex[name] != nil }
+            guard case .enumCase(let t, let c, let values) = v.unboxed, ownCase else {
                 // An optional's `.none` / `.some(x)`, written as enum cases.
                 if name == "none" { return v.isNull }
                 if name == "some", !v.isNull {
