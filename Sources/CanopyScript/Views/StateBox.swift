@@ -136,16 +136,21 @@ extension Machine {
     /// The cell of a top-level `var`: the program tree's, or this machine's own when none runs. Its initial value is
     /// computed on first use, as Swift initializes a global.
     package func globalBox(_ index: Int, at location: SourceLocation) throws(ScriptFault) -> StateBox {
-        let g = program.globalVariables[index]
-        let initial = { () throws(ScriptFault) -> Value in
-            guard let e = g.initial else { throw self.fault("\(g.name) has no value", at: location) }
-            return self.coerce(try e.eval(self), to: g.type)
+        let name = program.globalVariables[index].name
+        if let host {
+            return try host.globalBox(index, name: name) { () throws(ScriptFault) in try globalInitial(index, at: location) }
         }
-        if let host { return try host.globalBox(index, name: g.name, initial: initial) }
         if let box = globals[index] { return box }
-        let box = StateBox(.global(name: g.name), try initial())
+        let box = StateBox(.global(name: name), try globalInitial(index, at: location))
         globals[index] = box
         return box
+    }
+
+    /// A top-level `var`'s initial value, computed on its first use.
+    private func globalInitial(_ index: Int, at location: SourceLocation) throws(ScriptFault) -> Value {
+        let g = program.globalVariables[index]
+        guard let e = g.initial else { throw fault("\(g.name) has no value", at: location) }
+        return coerce(try e.eval(self), to: g.type)
     }
 
     /// Reads a cell through the host.
