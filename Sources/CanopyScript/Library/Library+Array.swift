@@ -168,9 +168,8 @@ extension Machine {
     /// The positions a range argument of `removeSubrange`/`replaceSubrange` names in an array of `count`
     /// elements: a partial range (`2...`) ends at the end; the array checks the rest as Swift's does.
     func subrange(_ v: Value, of count: Int) throws(ScriptFault) -> Range<Int> {
-        guard case .range(var lo, var hi, _) = v.unboxed else { throw fault("the subrange must be a range of Ints") }
-        if lo == Int.min { lo = 0 }  // `..<2`
-        if hi == Int.max { hi = count }  // `2...`
+        guard case .range(let l, let h, _) = v.unboxed else { throw fault("the subrange must be a range of Ints") }
+        let (lo, hi) = partialBounds(l, h, count: count)
         guard lo <= hi else { throw fault("Range requires lowerBound <= upperBound") }
         guard lo >= 0 else { throw fault("Array replace: subrange start is negative") }
         guard hi <= count else { throw fault("Array replace: subrange extends past the end") }

@@ -177,9 +177,8 @@ extension Machine {
             case .int(let i):
                 guard i >= 0, i < a.count else { throw fault("Index out of range", at: location) }
                 return a[i]
-            case .range(var lo, var hi, _):
-                if lo == Int.min { lo = 0 }  // `a[..<2]`
-                if hi == Int.max { hi = a.count }  // `a[2...]`
+            case .range(let l, let h, _):
+                let (lo, hi) = partialBounds(l, h, count: a.count)
                 guard lo >= 0, hi <= a.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .array(Array(a[lo..<hi]))
             default: break
@@ -194,16 +193,21 @@ extension Machine {
                 return v
             }
         case .string(let s):
-            if case .range(var lo, var hi, _) = key {
+            if case .range(let l, let h, _) = key {
                 let chars = Array(s)
-                if lo == Int.min { lo = 0 }
-                if hi == Int.max { hi = chars.count }
+                let (lo, hi) = partialBounds(l, h, count: chars.count)
                 guard lo >= 0, hi <= chars.count, lo <= hi else { throw fault("Range out of bounds", at: location) }
                 return .string(String(chars[lo..<hi]))
             }
         default: break
         }
         throw fault("value of type \(typeName(of: base)) cannot be subscripted with this index", at: location)
+    }
+
+    /// A range's ends in a collection of `count` elements: a partial range's missing ends (stored as `Int.min` and
+    /// `Int.max`, `PartialRangeExpr`) are the collection's start and end (`a[..<2]`, `a[2...]`).
+    package func partialBounds(_ lo: Int, _ hi: Int, count: Int) -> (Int, Int) {
+        (lo == Int.min ? 0 : lo, hi == Int.max ? count : hi)
     }
 
     /// Runs `body` for each element of a sequence until it returns false.
