@@ -37,6 +37,9 @@ MODIFIERS = {"final", "indirect", "nonisolated", "static", "mutating", "lazy", "
 ACCESS = {"private", "fileprivate", "internal", "public", "open", "package"}
 
 
+IMPORTS = re.compile(r"^import ", re.M)
+
+
 def sha256(text: bytes) -> str:
     return hashlib.sha256(text).hexdigest()
 
@@ -393,7 +396,13 @@ def main():
     results = {}
     if todo:
         version = swiftc_version(args.swiftc)
-        batches = [todo[i:i + args.batch] for i in range(0, len(todo), args.batch)]
+        # An import's members are visible in every file of a module (Swift without MemberImportVisibility): a
+        # program importing Foundation would change what `"abc".contains("")` means in its neighbours, so programs
+        # that import a module are batched apart from those that do not.
+        batches = []
+        for group in (p for p in todo if not IMPORTS.search(sources[p])), (p for p in todo if IMPORTS.search(sources[p])):
+            group = list(group)
+            batches += [group[i:i + args.batch] for i in range(0, len(group), args.batch)]
         print(f"difftest: {len(todo)} of {len(paths)} programs to run with swiftc ({version}), "
               f"{len(batches)} batches", flush=True)
         base = args.keep or tempfile.mkdtemp(prefix="difftest-")

@@ -188,7 +188,12 @@ extension Compiler {
     }
 
     private func declareTopLevel(_ decl: DeclSyntax) {
-        if decl.is(ImportDeclSyntax.self) { return }
+        if let i = decl.as(ImportDeclSyntax.self) {
+            if let module = i.path.first?.name.text, Compiler.foundationModules.contains(module) {
+                program.importsFoundation = true
+            }
+            return
+        }
         if let f = decl.as(FunctionDeclSyntax.self) {
             let fn = declareFunction(f, in: nil, isStatic: true)
             if program.functions[fn.name] != nil { overloadedByType(f, fn.name) }

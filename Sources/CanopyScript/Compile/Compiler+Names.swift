@@ -30,6 +30,8 @@ extension Compiler {
     ]
 
     /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
+    /// Modules whose import brings Foundation's members with it.
+    static let foundationModules: Set<String> = ["Foundation", "SwiftUI", "UIKit", "AppKit"]
     static let colorTypes: Set<String> = ["Color"]
 
     /// Labels of view initializer arguments that are closures the runtime calls on events (§6).

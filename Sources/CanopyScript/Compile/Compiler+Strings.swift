@@ -21,30 +21,13 @@ extension Compiler {
     /// A literal's text pieces (escapes processed, multi-line indentation removed) and interpolated arguments.
     func stringParts(_ s: StringLiteralExprSyntax) -> [(literal: String?, argument: Expr?)] {
         if s.openingPounds != nil { error(s, "raw strings are not part of Canopy's Swift subset") }
-        let multiline = s.openingQuote.text == "\"\"\""
         var out: [(literal: String?, argument: Expr?)] = []
-        var indent = ""
-        if multiline, case .stringSegment(let last)? = s.segments.last {
-            let raw = last.content.text
-            if let nl = raw.lastIndex(of: "\n") { indent = String(raw[raw.index(after: nl)...]) }
-            else if s.segments.count == 1 { indent = raw }
-        }
-        for (index, seg) in s.segments.enumerated() {
+        for seg in s.segments {
             switch seg {
             case .stringSegment(let t):
-                var raw = t.content.text
-                if multiline {
-                    var lines = raw.components(separatedByNewline: ())
-                    for j in lines.indices where j > 0 || atLineStart(s, index) {
-                        if lines[j].hasPrefix(indent) { lines[j] = String(lines[j].dropFirst(indent.count)) }
-                    }
-                    raw = lines.joined(separator: "\n")
-                    if index == 0, raw.hasPrefix("\n") { raw.removeFirst() }
-                    if index == s.segments.count - 1 {
-                        if raw.hasSuffix("\n") { raw.removeLast() } else if raw.allSatisfy({ $0 == " " }) { raw = "" }
-                    }
-                    raw = raw.replacingAll("\\\n", with: "")
-                }
+                // In a multi-line literal swift-syntax keeps each line's indentation, the newline before the closing
+                // delimiter and a line-continuing backslash in trivia: the token's text is the literal's own text.
+                let raw = t.content.text
                 out.append((unescape(raw, t), nil))
             case .expressionSegment(let x):
                 guard let first = x.expressions.first, x.expressions.count == 1, first.label == nil else {
@@ -55,14 +38,6 @@ extension Compiler {
             }
         }
         return out
-    }
-
-    private func atLineStart(_ s: StringLiteralExprSyntax, _ index: Int) -> Bool {
-        guard index > 0 else { return true }
-        if case .stringSegment(let prev) = s.segments[s.segments.index(s.segments.startIndex, offsetBy: index - 1)] {
-            return prev.content.text.hasSuffix("\n")
-        }
-        return false
     }
 
     private func unescape(_ raw: String, _ node: some SyntaxProtocol) -> String {

@@ -26,7 +26,10 @@ extension Library {
         member([.string], "contains", [nil], result: .bool) { m, v, args throws(ScriptFault) in
             let s = try m.string(v)
             try m.chargeLibrary(s.utf8.count)
-            return .bool(s.contains(try m.string(args[0])))
+            let other = try m.string(args[0])
+            // Foundation's `contains` (NSString's range(of:)) finds no empty string; the standard library's does.
+            if other.isEmpty { return .bool(!(m.program?.importsFoundation ?? false)) }
+            return .bool(s.contains(other))
         }
         member([.string], "hasPrefix", [nil], result: .bool) { m, v, args throws(ScriptFault) in
             .bool(try m.string(v).hasPrefix(try m.string(args[0])))

@@ -17,6 +17,9 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
     public let source: String
     /// `#Preview { … }` declarations, in source order.
     package var previews: [PreviewInfo] = []
+    /// The source imports Foundation (itself or through SwiftUI, UIKit, AppKit), whose `String` members replace some
+    /// of the standard library's: `"abc".contains("")` is false with it, true without.
+    package var importsFoundation = false
 
     package init(source: String) {
         self.source = source
