@@ -176,7 +176,9 @@ extension Compiler {
                     if first, !context.isStatic, let f = pick(info.methods, n, args, skipSelf: true),
                         let me = variable("self", at)
                     {
-                        return methodCall(me, f, args, at)
+                        let call = methodCall(me, f, args, at)
+                        if copying != nil { (call as? MethodCallExpr)?.throughProtocol = true }
+                        return call
                     }
                     // A stored closure: `content()`, `onTap()`.
                     if first, !context.isStatic, let fi = info.fieldIndex[n], let me = variable("self", at) {
@@ -299,9 +301,11 @@ extension Compiler {
                     self, at, "cannot use mutating member '\(base)' on an immutable value (mark the method 'mutating' or use 'var')")
             }
         }
-        return MethodCallExpr(
+        let call = MethodCallExpr(
             at, receiver: receiver, place: place, name: String(base.prefix { $0 != "(" }), fullName: base,
             args: matched, natives: NativeSite(), f.returnType)
+        call.throughProtocol = reachesWitness(receiver.type, base)
+        return call
     }
 
     /// `receiver.name(args)`.
@@ -361,7 +365,7 @@ extension Compiler {
             // An element argument takes the element type, so `.tag("x")` in `filters.contains(.tag("x"))` is a case.
             let takesElement = ["contains", "firstIndex", "lastIndex", "append", "insert", "remove", "starts"].contains(n)
             let expectedArgs: [TypeRef?] = args.map { a in
-                if a.expr.is(ClosureExprSyntax.self) {
+                if a.expr.is(ClosureExprSyntax.self) || a.expr.is(KeyPathExprSyntax.self) {
                     return closureExpectation(n, receiver.type, element, arity: closureArity(a.expr))
                 }
                 return takesElement && (a.label == nil || a.label == "of") ? element.expectation : nil
@@ -444,6 +448,16 @@ extension Compiler {
             return program.type(named: p).flatMap { $0.kind == .protocolType ? $0 : nil }
         default: return nil
         }
+    }
+
+    /// Whether a call of `member` on a value of static type `t` reaches it as a protocol witness: through the
+    /// protocol (an existential, a generic), or on a class whose member is a protocol extension's default.
+    func reachesWitness(_ t: TypeRef, _ member: String) -> Bool {
+        if protocolOf(t) != nil { return true }
+        guard case .named(let id) = t.unwrapped else { return false }
+        let info = program.types[id]
+        guard info.isClass, let f = info.methods[member] else { return false }
+        return info.protocolCopies.values.contains { $0 === f }
     }
 
     /// The protocol whose extension declares `member` when `member` is not a requirement of `p` or of a protocol it

@@ -752,6 +752,24 @@ extension Compiler {
         }
     }
 
+    /// For each class, the requirements whose witness is a protocol extension's default: the class that declared the
+    /// conformance (the highest one that conforms) had no member of that name, so Swift's witness table holds the
+    /// default, and a subclass's member of the same name does not replace it.
+    func bindClassWitnesses() {
+        for t in program.types where t.isClass {
+            for pt in t.conformances.compactMap({ program.type(named: $0) }) where pt.kind == .protocolType {
+                var declaring = t
+                while let s = declaring.superclass, program.types[s].conformances.contains(pt.name) {
+                    declaring = program.types[s]
+                }
+                for r in pt.requirements {
+                    guard let copy = declaring.protocolCopies["\(pt.name).\(r)"], declaring.methods[r] === copy else { continue }
+                    t.classWitnesses[r] = copy
+                }
+            }
+        }
+    }
+
     /// Compiles `pt`'s extension members again as members of `t` (once): `Self`, static members and requirements
     /// inside them then mean `t`'s, as Swift's dispatch through the protocol's witness gives. A member `t` does not
     /// declare itself becomes `t`'s; every copy is kept for calls through the protocol.

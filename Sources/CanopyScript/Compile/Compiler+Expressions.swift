@@ -126,15 +126,7 @@ extension Compiler {
             let target = resolveType(i.type, in: context.selfType, generics: context.generics)
             return CastExpr(at, base: expr(i.expression, expected: nil), target: target, mode: .check)
         }
-        if let k = e.as(KeyPathExprSyntax.self) {
-            var names: [String] = []
-            for c in k.components {
-                if case .property(let p) = c.component { names.append(p.declName.baseName.text) } else {
-                    return bad(c, "only property key paths (\\.name) are part of Canopy's Swift subset")
-                }
-            }
-            return LiteralExpr(at, .keyPath(names), .unknown)
-        }
+        if let k = e.as(KeyPathExprSyntax.self) { return keyPath(k, expected: expected) }
         if e.is(InOutExprSyntax.self) { return bad(e, "'&' is only allowed on an argument to an inout parameter") }
         if e.is(DiscardAssignmentExprSyntax.self) { return bad(e, "'_' can only appear on the left of '='") }
         if e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self) {
@@ -204,6 +196,7 @@ extension Compiler {
                             getter.returnType)
                         // Inside a protocol extension's copy, its own non-requirement properties are bound statically.
                         if let via = copying, staticallyBound(n, in: via) != nil { call.viaProtocol = via.name }
+                        call.throughProtocol = call.viaProtocol == nil && (copying != nil || reachesWitness(me.type, n))
                         if info.setters[n] != nil { return ComputedPropertyExpr(at, base: me, name: n, getter: call) }
                         return call
                     }
@@ -470,6 +463,7 @@ extension Compiler {
                 let call = MethodCallExpr(
                     at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
                 if info.kind == .protocolType { call.viaProtocol = staticallyBound(n, in: info)?.name }
+                call.throughProtocol = call.viaProtocol == nil && reachesWitness(base.type, n)
                 if info.setters[n] != nil { return ComputedPropertyExpr(at, base: base, name: n, getter: call) }
                 return call
             }
@@ -507,6 +501,7 @@ extension Compiler {
         }
         let member = DynamicMemberExpr(at, base: base, name: n)
         if let p = protocolOf(base.type), let owner = staticallyBound(n, in: p) { member.viaProtocol = owner.name }
+        member.throughProtocol = member.viaProtocol == nil && reachesWitness(base.type, n)
         return member.typed(memberType(base.type, n, args: []))
     }
 
@@ -640,5 +635,32 @@ extension String {
             if c == "\n" { out.append("") } else { out[out.count - 1].append(c) }
         }
         return out
+    }
+}
+
+extension Compiler {
+    /// `\.a.b`, `\Root.a`: each property with how Swift binds it where the type it is read from is known (the
+    /// root written, or the parameter of the function the key path stands for).
+    func keyPath(_ k: KeyPathExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(k)
+        var current: TypeRef = .unknown
+        if let root = k.root {
+            current = resolveType(root, in: context.selfType, generics: context.generics)
+        } else if case .function(let ps, _)? = expected, ps.count == 1 {
+            current = ps[0]
+        }
+        var steps: [KeyPathStep] = []
+        for c in k.components {
+            guard case .property(let p) = c.component else {
+                return bad(c, "only property key paths (\\.name) are part of Canopy's Swift subset")
+            }
+            let name = p.declName.baseName.text
+            var step = KeyPathStep(name)
+            if let proto = protocolOf(current) { step.viaProtocol = staticallyBound(name, in: proto)?.name }
+            step.throughProtocol = step.viaProtocol == nil && reachesWitness(current, name)
+            steps.append(step)
+            current = name == "self" ? current : memberType(current, name, args: [])
+        }
+        return LiteralExpr(at, .keyPath(steps), .unknown)
     }
 }

@@ -90,6 +90,7 @@ package final class Compiler {
             i += 1
         }
         inheritProtocolDefaults()
+        bindClassWitnesses()
         guard diagnostics.isEmpty else { return }
         computeConstants()
     }

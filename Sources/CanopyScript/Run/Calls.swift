@@ -114,6 +114,9 @@ final class MethodCallExpr: Expr {
     /// Set when the call names a protocol extension's member that is not a requirement, through that protocol: Swift
     /// binds it statically to the extension's (this type's copy of it), not to the type's own member of that name.
     var viaProtocol: String?
+    /// Set when the call reaches a requirement through a protocol (an existential, a generic, `self` in a protocol
+    /// extension) or a class's protocol-extension default: a class's witness then decides, not its newest method.
+    var throughProtocol = false
     private var cachedType: TypeID = -1
     private var cachedFunction: Function?
 
@@ -148,7 +151,8 @@ final class MethodCallExpr: Expr {
     private func userMethod(_ m: Machine, _ t: TypeID) -> Function? {
         if t == cachedType { return cachedFunction }
         let info = m.program.types[t]
-        let f = viaProtocol.flatMap { info.protocolCopies["\($0).\(fullName)"] } ?? info.methods[fullName]
+        let f = viaProtocol.flatMap { info.protocolCopies["\($0).\(fullName)"] }
+            ?? (throughProtocol ? info.classWitnesses[fullName] : nil) ?? info.methods[fullName]
         cachedType = t
         cachedFunction = f
         return f

@@ -184,6 +184,8 @@ final class DynamicMemberExpr: Expr {
     let name: String
     /// A protocol extension's property that is not a requirement, read through the protocol: its copy runs.
     var viaProtocol: String?
+    /// A requirement read through the protocol: a class's witness decides (`MethodCallExpr.throughProtocol`).
+    var throughProtocol = false
 
     init(_ location: SourceLocation, base: Expr, name: String) {
         self.base = base
@@ -192,17 +194,7 @@ final class DynamicMemberExpr: Expr {
     }
 
     override func eval(_ m: Machine) throws(ScriptFault) -> Value {
-        let b = try base.eval(m)
-        if let via = viaProtocol {
-            switch b.unboxed {
-            case .record(let t, _), .enumCase(let t, _, _):
-                if let getter = m.program.types[t].protocolCopies["\(via).\(name)"] {
-                    return try m.call(BoundMethod(getter, receiver: b.unboxed), [], site: location)
-                }
-            default: break
-            }
-        }
-        return try m.member(of: b, name, at: location)
+        try m.member(of: base.eval(m), name, via: viaProtocol, throughProtocol: throughProtocol, at: location)
     }
 
     override var place: Place? {

@@ -129,6 +129,25 @@ extension Machine {
         }
     }
 
+    /// `v.name` read through a protocol: a protocol extension's member that is not a requirement runs the copy of
+    /// protocol `via`, and a requirement (`throughProtocol`) a class's witness; otherwise as `member(of:_:at:)`.
+    package func member(of v: Value, _ name: String, via: String?, throughProtocol: Bool, at location: SourceLocation)
+        throws(ScriptFault) -> Value
+    {
+        let t: TypeID?
+        switch v.unboxed {
+        case .record(let id, _), .enumCase(let id, _, _): t = id
+        case .object(let o): t = o.type
+        default: t = nil
+        }
+        if let t {
+            let info = program.types[t]
+            let getter = via.flatMap { info.protocolCopies["\($0).\(name)"] } ?? (throughProtocol ? info.classWitnesses[name] : nil)
+            if let getter { return try call(BoundMethod(getter, receiver: v.unboxed), [], site: location) }
+        }
+        return try member(of: v, name, at: location)
+    }
+
     /// `v.name` where the type is known only now: a stored property, a computed one, or a library property.
     package func member(of v: Value, _ name: String, at location: SourceLocation) throws(ScriptFault) -> Value {
         let v = v.unboxed

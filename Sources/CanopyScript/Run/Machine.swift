@@ -189,7 +189,9 @@ package final class Machine {
     package func call(value: Value, _ args: [Value], site: SourceLocation) throws(ScriptFault) -> Value {
         if case .keyPath(let path) = value.unboxed, args.count == 1 {
             var v = args[0]
-            for name in path where name != "self" { v = try member(of: v, name, at: site) }
+            for step in path where step.name != "self" {
+                v = try member(of: v, step.name, via: step.viaProtocol, throughProtocol: step.throughProtocol, at: site)
+            }
             return v
         }
         guard case .function(let c) = value.unboxed else { throw fault("this value is not a function", at: site) }

@@ -107,6 +107,10 @@ package final class TypeInfo {
     /// A conforming type's copies of its protocols' extension members, by `Protocol.member`: what a call through
     /// the protocol runs for this type (Swift binds a member that is not a requirement statically).
     package var protocolCopies: [String: Function] = [:]
+    /// A class's protocol witnesses that are not its own methods: where the class that declared the conformance took
+    /// a protocol extension's default, a call through the protocol runs that default, not a subclass's method of the
+    /// same name (which does not override it).
+    package var classWitnesses: [String: Function] = [:]
 
     package init(id: TypeID, name: String, kind: Kind, location: SourceLocation) {
         self.id = id

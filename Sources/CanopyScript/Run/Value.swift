@@ -25,8 +25,8 @@ package enum Value: @unchecked Sendable {  // holds functions and boxes, which o
     case function(Callable)
     /// `T.self`.
     case metatype(TypeRef)
-    /// `\.a.b`: property names, applied by name when the key path is used as a function.
-    case keyPath([String])
+    /// `\.a.b`: its properties, applied by name when the key path is used as a function.
+    case keyPath([KeyPathStep])
     /// A captured variable: closures and the frame that declared it share the box.
     case box(Box)
     /// A view a body produced (PROGRAMS.md §3).
@@ -254,5 +254,20 @@ package final class Instance {
     package init(type: TypeID, fields: [Value]) {
         self.type = type
         self.fields = fields
+    }
+}
+
+/// One property of a key path, with how Swift binds it where the compiler knew the type it is read from.
+package struct KeyPathStep: Hashable, Sendable {
+    package var name: String
+    /// A protocol extension's member that is not a requirement, read through that protocol (`DynamicMemberExpr`).
+    package var viaProtocol: String?
+    /// A requirement read through a protocol: a class's witness decides.
+    package var throughProtocol = false
+
+    package init(_ name: String, viaProtocol: String? = nil, throughProtocol: Bool = false) {
+        self.name = name
+        self.viaProtocol = viaProtocol
+        self.throughProtocol = throughProtocol
     }
 }
