@@ -391,6 +391,12 @@ extension Compiler {
             at, receiver: receiver, place: mayMutate ? receiver.place : nil, name: n, fullName: full, args: compiled,
             natives: site, type)
         if let p = protocolOf(receiver.type) { call.viaProtocol = staticallyBound(full, in: p)?.name }
+        call.throughProtocol = call.viaProtocol == nil && reachesWitness(receiver.type, full)
+        // Through a generic, `filter` is `Sequence`'s, which makes an array: a `String`'s, a `Set`'s or a
+        // `Dictionary`'s own `filter` (what the value has here) would keep its type.
+        if case .generic = receiver.type.unwrapped, n == "filter", let toArray = Library.shared.typeFunctions["Array"]?["init(_:)"] {
+            return CallNativeExpr(at, toArray, [.value(call)], .array(element))
+        }
         return call
     }
 
