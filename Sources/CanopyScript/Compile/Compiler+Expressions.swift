@@ -1,4 +1,4 @@
-import SwiftSyntax
+@_spi(ExperimentalLanguageFeatures) import SwiftSyntax
 
 /// Expressions: literals, names, members, operators. Calls are in Compiler+Calls.swift.
 extension Compiler {
@@ -21,121 +21,145 @@ extension Compiler {
         return p.is(ForceUnwrapExprSyntax.self) || p.is(OptionalChainingExprSyntax.self)
     }
 
+    /// One case per kind of expression swift-syntax has, so a kind this subset does not handle is a decision the
+    /// compiler asks for, never a fall-through.
     private func exprInner(_ e: ExprSyntax, expected: TypeRef?) -> Expr {
         let at = loc(e)
-        if let i = e.as(IntegerLiteralExprSyntax.self) {
-            let text = i.literal.text.replacingAll("_", with: "")
-            var n: Int?
-            if text.hasPrefix("0x") { n = Int(text.dropFirst(2), radix: 16) }
-            else if text.hasPrefix("0b") { n = Int(text.dropFirst(2), radix: 2) }
-            else if text.hasPrefix("0o") { n = Int(text.dropFirst(2), radix: 8) }
-            else { n = Int(text) }
-            guard let n else { return bad(e, "integer literal '\(text)' overflows Int") }
-            if expected?.unwrapped == .double { return LiteralExpr(at, .double(Double(n)), .double) }
-            return LiteralExpr(at, .int(n), .int)
-        }
-        if let f = e.as(FloatLiteralExprSyntax.self) {
+        switch e.as(ExprSyntaxEnum.self) {
+        case .integerLiteralExpr(let i): return integerLiteral(i, expected: expected)
+        case .floatLiteralExpr(let f):
             guard let d = Double(f.literal.text.replacingAll("_", with: "")) else { return bad(e, "bad number") }
             return LiteralExpr(at, .double(d), .double)
-        }
-        if let b = e.as(BooleanLiteralExprSyntax.self) { return LiteralExpr(at, .bool(b.literal.text == "true"), .bool) }
-        if e.is(NilLiteralExprSyntax.self) { return LiteralExpr(at, .null, expected ?? .optional(.unknown)) }
-        if let s = e.as(StringLiteralExprSyntax.self) { return stringLiteral(s) }
-        if let d = e.as(DeclReferenceExprSyntax.self) { return name(d.baseName.text, d) }
-        if let m = e.as(MemberAccessExprSyntax.self) { return memberAccess(m, expected: expected) }
-        if let c = e.as(FunctionCallExprSyntax.self) { return call(c, expected: expected) }
-        if let s = e.as(SubscriptCallExprSyntax.self) { return subscriptExpr(s) }
-        if let i = e.as(InfixOperatorExprSyntax.self) { return infix(i, expected: expected) }
-        if let p = e.as(PrefixOperatorExprSyntax.self) { return prefix(p, expected: expected) }
-        if let p = e.as(PostfixOperatorExprSyntax.self) { return postfix(p) }
-        if let f = e.as(ForceUnwrapExprSyntax.self) { return ForceUnwrapExpr(at, base: expr(f.expression, expected: nil)) }
-        if let o = e.as(OptionalChainingExprSyntax.self) {
+        case .booleanLiteralExpr(let b): return LiteralExpr(at, .bool(b.literal.text == "true"), .bool)
+        case .nilLiteralExpr: return LiteralExpr(at, .null, expected ?? .optional(.unknown))
+        case .stringLiteralExpr(let s): return stringLiteral(s)
+        case .declReferenceExpr(let d): return name(d.baseName.text, d)
+        case .memberAccessExpr(let m): return memberAccess(m, expected: expected)
+        case .functionCallExpr(let c): return call(c, expected: expected)
+        case .subscriptCallExpr(let s): return subscriptExpr(s)
+        case .infixOperatorExpr(let i): return infix(i, expected: expected)
+        case .prefixOperatorExpr(let p): return prefix(p, expected: expected)
+        case .postfixOperatorExpr(let p): return postfix(p)
+        case .forceUnwrapExpr(let f): return ForceUnwrapExpr(at, base: expr(f.expression, expected: nil))
+        case .optionalChainingExpr(let o):
             let base = expr(o.expression, expected: nil)
             openChains += 1
             return ChainBindExpr(at, base: base)
-        }
-        if let t = e.as(TernaryExprSyntax.self) {
+        case .ternaryExpr(let t):
             let c = expr(t.condition, expected: .bool)
             let a = expr(t.thenExpression, expected: expected)
             let b = expr(t.elseExpression, expected: expected ?? (a.type.expectation))
             return TernaryExpr(at, c, a, b, a.type == b.type ? a.type : (expected ?? .unknown))
+        case .tupleExpr(let t): return tupleLiteral(t, expected: expected)
+        case .arrayExpr(let a): return arrayLiteral(a, expected: expected)
+        case .dictionaryExpr(let d): return dictionaryLiteral(d, expected: expected)
+        case .closureExpr(let c): return closure(c, expected: expected)
+        case .tryExpr(let t): return expr(t.expression, expected: expected)
+        case .awaitExpr(let a): return expr(a.expression, expected: expected)
+        case .asExpr(let a): return cast(a)
+        case .isExpr(let i):
+            let target = resolveType(i.type, in: context.selfType, generics: context.generics)
+            return CastExpr(at, base: expr(i.expression, expected: nil), target: target, mode: .check)
+        case .keyPathExpr(let k): return keyPath(k, expected: expected)
+        case .inOutExpr: return bad(e, "'&' is only allowed on an argument to an inout parameter")
+        case .discardAssignmentExpr: return bad(e, "'_' can only appear on the left of '='")
+        case .ifExpr, .switchExpr:
+            return bad(e, "'if' and 'switch' expressions are part of Canopy's Swift subset only as a whole body, a 'return' value or a variable's initializer; use a statement here")
+        case .genericSpecializationExpr: return bad(e, "a generic type needs '()' to be used as a value")
+        case .macroExpansionExpr: return bad(e, "macros are not part of Canopy's Swift subset")
+        case .typeExpr: return bad(e, "a type is not a value here; use '.self'")
+        case .superExpr: return bad(e, "'super' can only be used to call a superclass's member ('super.name')")
+        case .regexLiteralExpr: return bad(e, "regex literals are not part of Canopy's Swift subset; use String methods")
+        case .borrowExpr, .consumeExpr, .copyExpr:
+            return bad(e, "ownership operators ('borrow', 'consume', 'copy') are not part of Canopy's Swift subset; use the value itself")
+        case .packElementExpr, .packExpansionExpr: return bad(e, "parameter packs are not part of Canopy's Swift subset")
+        case .unsafeExpr(let u): return expr(u.expression, expected: expected)
+        case .doExpr: return bad(e, "'do' expressions are not part of Canopy's Swift subset; use a statement")
+        case .editorPlaceholderExpr: return bad(e, "an editor placeholder is left in the code; write the expression")
+        case .missingExpr: return bad(e, "expected an expression")
+        case .postfixIfConfigExpr: return bad(e, "'#if' is not part of Canopy's Swift subset")
+        case .simpleStringLiteralExpr, ._canImportExpr, ._canImportVersionInfo, .patternExpr:
+            return bad(e, "this expression is not part of Canopy's Swift subset here")
+        case .sequenceExpr, .arrowExpr, .assignmentExpr, .binaryOperatorExpr, .unresolvedAsExpr, .unresolvedIsExpr,
+            .unresolvedTernaryExpr:
+            // Operators are folded (SwiftOperators) before compiling: these stand only in unfolded sequences.
+            return bad(e, "this operator expression could not be folded; check its operators")
         }
-        if let t = e.as(TupleExprSyntax.self) {
-            if t.elements.count == 1, t.elements.first!.label == nil { return expr(t.elements.first!.expression, expected: expected) }
-            var types: [TypeRef] = []
-            var labels: [String?] = []
-            if case .tuple(let ts, let ls)? = expected {
-                types = ts
-                labels = ls
-            }
-            let items = t.elements.enumerated().map { i, el in
-                expr(el.expression, expected: i < types.count ? types[i] : nil)
-            }
-            let written = t.elements.map { $0.label?.text }
-            if written.contains(where: { $0 != nil }) { labels = written }
-            return TupleExpr(at, items, .tuple(items.map(\.type), labels: labels))
+    }
+
+    private func integerLiteral(_ i: IntegerLiteralExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(i)
+        let text = i.literal.text.replacingAll("_", with: "")
+        var n: Int?
+        if text.hasPrefix("0x") { n = Int(text.dropFirst(2), radix: 16) }
+        else if text.hasPrefix("0b") { n = Int(text.dropFirst(2), radix: 2) }
+        else if text.hasPrefix("0o") { n = Int(text.dropFirst(2), radix: 8) }
+        else { n = Int(text) }
+        guard let n else { return bad(i, "integer literal '\(text)' overflows Int") }
+        if expected?.unwrapped == .double { return LiteralExpr(at, .double(Double(n)), .double) }
+        return LiteralExpr(at, .int(n), .int)
+    }
+
+    private func tupleLiteral(_ t: TupleExprSyntax, expected: TypeRef?) -> Expr {
+        if t.elements.count == 1, t.elements.first!.label == nil { return expr(t.elements.first!.expression, expected: expected) }
+        var types: [TypeRef] = []
+        var labels: [String?] = []
+        if case .tuple(let ts, let ls)? = expected {
+            types = ts
+            labels = ls
         }
-        if let a = e.as(ArrayExprSyntax.self), case .set(let el)? = expected?.unwrapped,
-            let make = Library.shared.typeFunctions["Set"]?["init(_:)"]
-        {
+        let items = t.elements.enumerated().map { i, el in
+            expr(el.expression, expected: i < types.count ? types[i] : nil)
+        }
+        let written = t.elements.map { $0.label?.text }
+        if written.contains(where: { $0 != nil }) { labels = written }
+        return TupleExpr(loc(t), items, .tuple(items.map(\.type), labels: labels))
+    }
+
+    private func arrayLiteral(_ a: ArrayExprSyntax, expected: TypeRef?) -> Expr {
+        let at = loc(a)
+        if case .set(let el)? = expected?.unwrapped, let make = Library.shared.typeFunctions["Set"]?["init(_:)"] {
             // `let s: Set = [3, 1, 2]`, `let s: Set<String> = []`: an array literal typed as a set.
             let items = a.elements.map { expr($0.expression, expected: el.expectation) }
             let t = el.isKnown ? el : items.first?.type ?? .unknown
             return CallNativeExpr(at, make, [.value(ArrayLiteralExpr(at, items, .array(t)))], .set(t))
         }
-        if let a = e.as(ArrayExprSyntax.self) {
-            var element: TypeRef?
-            if case .array(let el)? = expected?.unwrapped { element = el }
-            // `[Priority.high, .low]`: later elements take the first one's type.
-            var items: [Expr] = []
-            for el in a.elements { items.append(expr(el.expression, expected: element ?? items.first?.type.expectation)) }
-            let t = element ?? items.first?.type ?? .unknown
-            return ArrayLiteralExpr(at, items, .array(items.contains { $0.type == .double } && t == .int ? .double : t))
+        var element: TypeRef?
+        if case .array(let el)? = expected?.unwrapped { element = el }
+        // `[Priority.high, .low]`: later elements take the first one's type.
+        var items: [Expr] = []
+        for el in a.elements { items.append(expr(el.expression, expected: element ?? items.first?.type.expectation)) }
+        let t = element ?? items.first?.type ?? .unknown
+        return ArrayLiteralExpr(at, items, .array(items.contains { $0.type == .double } && t == .int ? .double : t))
+    }
+
+    private func dictionaryLiteral(_ d: DictionaryExprSyntax, expected: TypeRef?) -> Expr {
+        var kt: TypeRef?
+        var vt: TypeRef?
+        if case .dictionary(let k, let v)? = expected?.unwrapped {
+            kt = k
+            vt = v
         }
-        if let d = e.as(DictionaryExprSyntax.self) {
-            var kt: TypeRef?
-            var vt: TypeRef?
-            if case .dictionary(let k, let v)? = expected?.unwrapped {
-                kt = k
-                vt = v
-            }
-            var pairs: [(Expr, Expr)] = []
-            if case .elements(let list) = d.content {
-                for el in list { pairs.append((expr(el.key, expected: kt), expr(el.value, expected: vt))) }
-            }
-            return DictionaryLiteralExpr(
-                at, pairs, .dictionary(kt ?? pairs.first?.0.type ?? .unknown, vt ?? pairs.first?.1.type ?? .unknown))
+        var pairs: [(Expr, Expr)] = []
+        if case .elements(let list) = d.content {
+            for el in list { pairs.append((expr(el.key, expected: kt), expr(el.value, expected: vt))) }
         }
-        if let c = e.as(ClosureExprSyntax.self) { return closure(c, expected: expected) }
-        if let t = e.as(TryExprSyntax.self) { return expr(t.expression, expected: expected) }
-        if let a = e.as(AwaitExprSyntax.self) { return expr(a.expression, expected: expected) }
-        if let a = e.as(AsExprSyntax.self) {
-            let target = resolveType(a.type, in: context.selfType, generics: context.generics)
-            let base = expr(a.expression, expected: target.expectation)
-            // `x as Any`: the value keeps what it is (an optional in `Any` still prints as `Optional(…)`).
-            if a.questionOrExclamationMark == nil, ["Any", "AnyObject"].contains(a.type.trimmedDescription) { return base }
-            let mode: CastExpr.Mode
-            switch a.questionOrExclamationMark?.text {
-            case "?": mode = .optional
-            case "!": mode = .forced
-            default: mode = .plain
-            }
-            return CastExpr(at, base: base, target: target, mode: mode)
+        return DictionaryLiteralExpr(
+            loc(d), pairs, .dictionary(kt ?? pairs.first?.0.type ?? .unknown, vt ?? pairs.first?.1.type ?? .unknown))
+    }
+
+    private func cast(_ a: AsExprSyntax) -> Expr {
+        let target = resolveType(a.type, in: context.selfType, generics: context.generics)
+        let base = expr(a.expression, expected: target.expectation)
+        // `x as Any`: the value keeps what it is (an optional in `Any` still prints as `Optional(…)`).
+        if a.questionOrExclamationMark == nil, ["Any", "AnyObject"].contains(a.type.trimmedDescription) { return base }
+        let mode: CastExpr.Mode
+        switch a.questionOrExclamationMark?.text {
+        case "?": mode = .optional
+        case "!": mode = .forced
+        default: mode = .plain
         }
-        if let i = e.as(IsExprSyntax.self) {
-            let target = resolveType(i.type, in: context.selfType, generics: context.generics)
-            return CastExpr(at, base: expr(i.expression, expected: nil), target: target, mode: .check)
-        }
-        if let k = e.as(KeyPathExprSyntax.self) { return keyPath(k, expected: expected) }
-        if e.is(InOutExprSyntax.self) { return bad(e, "'&' is only allowed on an argument to an inout parameter") }
-        if e.is(DiscardAssignmentExprSyntax.self) { return bad(e, "'_' can only appear on the left of '='") }
-        if e.is(IfExprSyntax.self) || e.is(SwitchExprSyntax.self) {
-            return bad(e, "'if' and 'switch' expressions are not part of Canopy's Swift subset; use a statement")
-        }
-        if let g = e.as(GenericSpecializationExprSyntax.self) { return bad(g, "a generic type needs '()' to be used as a value") }
-        if e.is(MacroExpansionExprSyntax.self) { return bad(e, "macros are not part of Canopy's Swift subset") }
-        if e.is(TypeExprSyntax.self) { return bad(e, "a type is not a value here; use '.self'") }
-        return bad(e, "this expression is not part of Canopy's Swift subset")
+        return CastExpr(loc(a), base: base, target: target, mode: mode)
     }
 
     // MARK: Names
