@@ -1,4 +1,4 @@
-import SwiftSyntax
+@_spi(ExperimentalLanguageFeatures) import SwiftSyntax
 
 /// Passes 1 and 2: type names, then members, signatures and conformances.
 extension Compiler {
@@ -187,28 +187,24 @@ extension Compiler {
         }
     }
 
+    /// One case per kind of declaration swift-syntax has (see `exprInner`).
     private func declareTopLevel(_ decl: DeclSyntax) {
-        if let i = decl.as(ImportDeclSyntax.self) {
+        switch decl.as(DeclSyntaxEnum.self) {
+        case .importDecl(let i):
             if let module = i.path.first?.name.text, Compiler.foundationModules.contains(module) {
                 program.importsFoundation = true
             }
-            return
-        }
-        if let f = decl.as(FunctionDeclSyntax.self) {
+        case .functionDecl(let f):
             let fn = declareFunction(f, in: nil, isStatic: true)
             if program.functions[fn.name] != nil { overloadedByType(f, fn.name) }
             program.functions[fn.name] = fn
-            return
-        }
-        if let v = decl.as(VariableDeclSyntax.self) {
+        case .variableDecl(let v):
             if v.bindingSpecifier.tokenKind == .keyword(.var) {
                 for b in v.bindings { declareGlobalVariable(b) }
-                return
+            } else {
+                for b in v.bindings { declareConstant(b, owner: nil, decl: v) }
             }
-            for b in v.bindings { declareConstant(b, owner: nil, decl: v) }
-            return
-        }
-        if let a = decl.as(TypeAliasDeclSyntax.self) {
+        case .typeAliasDecl(let a):
             let name = a.name.text
             pending.append(
                 PendingBody(converter: converter, inPrelude: inPrelude) { c in
@@ -216,10 +212,19 @@ extension Compiler {
                 })
             // Aliases are needed by signatures: resolve now when possible, again later for forward references.
             aliases[name] = resolveType(a.initializer.value, in: nil, generics: [], quiet: true)
-            return
+        case .macroExpansionDecl(let m): declarePreview(m)
+        case .structDecl, .classDecl, .enumDecl, .protocolDecl, .extensionDecl: declareTypeMembers(decl, prefix: nil)
+        case .actorDecl: break  // refused when types were declared
+        case .initializerDecl, .deinitializerDecl, .subscriptDecl, .enumCaseDecl, .associatedTypeDecl, .accessorDecl:
+            error(decl, "this declaration is only allowed inside a type")
+        case .operatorDecl, .precedenceGroupDecl:
+            error(decl, "custom operators are not part of Canopy's Swift subset; use a function")
+        case .macroDecl: error(decl, "macro declarations are not part of Canopy's Swift subset")
+        case .ifConfigDecl, .poundSourceLocation: error(decl, "compiler directives ('#if', '#sourceLocation') are not part of Canopy's Swift subset")
+        case .usingDecl: error(decl, "'using' declarations are not part of Canopy's Swift subset")
+        case .editorPlaceholderDecl: error(decl, "an editor placeholder is left in the code; write the declaration")
+        case .missingDecl, .unexpectedCodeDecl: error(decl, "expected a declaration")
         }
-        if let m = decl.as(MacroExpansionDeclSyntax.self) { return declarePreview(m) }
-        declareTypeMembers(decl, prefix: nil)
     }
 
     /// Members of a struct, enum, protocol or extension.
@@ -316,78 +321,87 @@ extension Compiler {
         }
     }
 
+    /// One case per kind of declaration swift-syntax has (see `exprInner`).
     private func declareMember(_ decl: DeclSyntax, in info: TypeInfo, generics: Set<String>) {
-        if let v = decl.as(VariableDeclSyntax.self) {
-            let isStatic = v.modifiers.contains { ["static", "class"].contains($0.name.text) }
-            for b in v.bindings {
-                if info.kind == .protocolType, let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-                    if isRequirement(b) {
-                        info.requirements.insert(name)
-                    } else if info.name != "View" {
-                        info.extensionMembers[name] = ExtensionMember(
-                            decl: DeclSyntax(v), binding: b, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
-                    }
-                }
-                if isStatic {
-                    declareConstant(b, owner: info, decl: v)
-                } else if info.kind == .structure, let observers = observerAccessors(b) {
-                    // `var x = 0 { didSet { … } }`: a stored property with observers.
-                    declareField(b, in: info, decl: v, generics: generics)
-                    declareObservers(b, observers, in: info, generics: generics)
-                } else if b.accessorBlock != nil {
-                    info.methods[b.pattern.trimmedDescription] = declareComputed(b, in: info, generics: generics)
-                } else if info.kind == .structure {
-                    declareField(b, in: info, decl: v, generics: generics)
-                } else if info.kind != .protocolType {
-                    error(b, "stored properties are only allowed in structs")
-                }
-            }
-        } else if let f = decl.as(FunctionDeclSyntax.self) {
-            let isStatic = f.modifiers.contains { ["static", "class"].contains($0.name.text) }
-            if f.body == nil {
-                if info.kind != .protocolType { error(f, "function '\(f.name.text)' needs a body") }
-                info.requirements.insert(Compiler.fullName(f.name.text, f.signature.parameterClause.parameters.map {
-                    $0.firstName.text == "_" ? nil : $0.firstName.text
-                }))
-                return
-            }
-            let fn = declareFunction(f, in: info, isStatic: isStatic)
-            if (isStatic ? info.staticMethods : info.methods)[fn.name.afterDot] != nil { overloadedByType(f, fn.name) }
-            if info.kind == .protocolType, info.name != "View" {
-                info.extensionMembers[fn.name.afterDot] = ExtensionMember(
-                    decl: decl, binding: nil, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
-            }
-            if isStatic { info.staticMethods[fn.name.afterDot] = fn } else { info.methods[fn.name.afterDot] = fn }
-        } else if let i = decl.as(InitializerDeclSyntax.self) {
+        switch decl.as(DeclSyntaxEnum.self) {
+        case .variableDecl(let v): declareProperties(v, in: info, generics: generics)
+        case .functionDecl(let f): declareMethod(f, in: info, generics: generics)
+        case .initializerDecl(let i):
             if i.body == nil { return }
             let fn = declareInit(i, in: info, generics: generics)
             info.staticMethods[fn.name.afterDot] = fn
             if info.kind == .structure { info.hasExplicitInit = true }
-        } else if let c = decl.as(EnumCaseDeclSyntax.self) {
+        case .enumCaseDecl(let c):
             guard info.kind == .enumeration else { return error(c, "'case' is only allowed in enums") }
             for e in c.elements { declareCase(e, in: info, generics: generics) }
-        } else if let a = decl.as(TypeAliasDeclSyntax.self) {
+        case .typeAliasDecl(let a):
             info.aliases[a.name.text] = resolveType(a.initializer.value, in: info.id, generics: generics, quiet: true)
             let name = a.name.text
             pending.insert(
                 PendingBody(converter: converter, inPrelude: inPrelude) { c in
                     info.aliases[name] = c.resolveType(a.initializer.value, in: info.id, generics: generics)
                 }, at: 0)
-        } else if decl.is(AssociatedTypeDeclSyntax.self) {
-            return
-        } else if decl.is(StructDeclSyntax.self) || decl.is(EnumDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self)
-            || decl.is(ClassDeclSyntax.self)
-        {
-            declareTypeMembers(decl, prefix: info.name)
-        } else if decl.is(DeinitializerDeclSyntax.self) {
+        case .associatedTypeDecl: return
+        case .structDecl, .enumDecl, .protocolDecl, .classDecl: declareTypeMembers(decl, prefix: info.name)
+        case .deinitializerDecl:
             error(decl, "'deinit' is not part of Canopy's Swift subset: when an object goes away is not observable here")
-        } else if decl.is(SubscriptDeclSyntax.self) {
-            error(decl, "subscript declarations are not part of Canopy's Swift subset; use a method")
-        } else if decl.is(ActorDeclSyntax.self) {
-            error(decl, "actors are not part of Canopy's Swift subset; use a class or a struct")
-        } else {
-            error(decl, "this declaration is not part of Canopy's Swift subset")
+        case .subscriptDecl: error(decl, "subscript declarations are not part of Canopy's Swift subset; use a method")
+        case .actorDecl: error(decl, "actors are not part of Canopy's Swift subset; use a class or a struct")
+        case .extensionDecl, .importDecl: error(decl, "this declaration is only allowed at the top level")
+        case .operatorDecl, .precedenceGroupDecl:
+            error(decl, "custom operators are not part of Canopy's Swift subset; use a function")
+        case .macroExpansionDecl, .macroDecl: error(decl, "macros are not part of Canopy's Swift subset")
+        case .ifConfigDecl, .poundSourceLocation: error(decl, "compiler directives ('#if', '#sourceLocation') are not part of Canopy's Swift subset")
+        case .usingDecl: error(decl, "'using' declarations are not part of Canopy's Swift subset")
+        case .accessorDecl: error(decl, "an accessor belongs inside a property's braces")
+        case .editorPlaceholderDecl: error(decl, "an editor placeholder is left in the code; write the declaration")
+        case .missingDecl, .unexpectedCodeDecl: error(decl, "expected a declaration")
         }
+    }
+
+    private func declareProperties(_ v: VariableDeclSyntax, in info: TypeInfo, generics: Set<String>) {
+        let isStatic = v.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        for b in v.bindings {
+            if info.kind == .protocolType, let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                if isRequirement(b) {
+                    info.requirements.insert(name)
+                } else if info.name != "View" {
+                    info.extensionMembers[name] = ExtensionMember(
+                        decl: DeclSyntax(v), binding: b, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
+                }
+            }
+            if isStatic {
+                declareConstant(b, owner: info, decl: v)
+            } else if info.kind == .structure, let observers = observerAccessors(b) {
+                // `var x = 0 { didSet { … } }`: a stored property with observers.
+                declareField(b, in: info, decl: v, generics: generics)
+                declareObservers(b, observers, in: info, generics: generics)
+            } else if b.accessorBlock != nil {
+                info.methods[b.pattern.trimmedDescription] = declareComputed(b, in: info, generics: generics)
+            } else if info.kind == .structure {
+                declareField(b, in: info, decl: v, generics: generics)
+            } else if info.kind != .protocolType {
+                error(b, "stored properties are only allowed in structs")
+            }
+        }
+    }
+
+    private func declareMethod(_ f: FunctionDeclSyntax, in info: TypeInfo, generics: Set<String>) {
+        let isStatic = f.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        if f.body == nil {
+            if info.kind != .protocolType { error(f, "function '\(f.name.text)' needs a body") }
+            info.requirements.insert(Compiler.fullName(f.name.text, f.signature.parameterClause.parameters.map {
+                $0.firstName.text == "_" ? nil : $0.firstName.text
+            }))
+            return
+        }
+        let fn = declareFunction(f, in: info, isStatic: isStatic)
+        if (isStatic ? info.staticMethods : info.methods)[fn.name.afterDot] != nil { overloadedByType(f, fn.name) }
+        if info.kind == .protocolType, info.name != "View" {
+            info.extensionMembers[fn.name.afterDot] = ExtensionMember(
+                decl: DeclSyntax(f), binding: nil, isStatic: isStatic, converter: converter, inPrelude: inPrelude)
+        }
+        if isStatic { info.staticMethods[fn.name.afterDot] = fn } else { info.methods[fn.name.afterDot] = fn }
     }
 
     private func declareField(_ b: PatternBindingSyntax, in info: TypeInfo, decl: VariableDeclSyntax, generics: Set<String>) {

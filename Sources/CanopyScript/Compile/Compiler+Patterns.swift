@@ -2,50 +2,50 @@ import SwiftSyntax
 
 /// Patterns of `switch`, `if case`, `for` and destructuring declarations.
 extension Compiler {
-    /// A pattern that only binds names (`x`, `(a, b)`, `_`).
+    /// A pattern that only binds names (`x`, `(a, b)`, `_`); one case per kind of pattern (see `exprInner`).
     func bindingPattern(_ p: PatternSyntax, type: TypeRef, mutable: Bool) -> Pattern {
-        if let id = p.as(IdentifierPatternSyntax.self) {
+        switch p.as(PatternSyntaxEnum.self) {
+        case .identifierPattern(let id):
             let l = context.declare(id.identifier.text, type: type, mutable: mutable)
             return .bind(slot: l.slot, boxed: l.boxed)
-        }
-        if p.is(WildcardPatternSyntax.self) { return .wildcard }
-        if let t = p.as(TuplePatternSyntax.self) {
+        case .wildcardPattern: return .wildcard
+        case .tuplePattern(let t):
             var types: [TypeRef] = []
             if case .tuple(let ts, _) = type { types = ts }
             return .tuple(
                 t.elements.enumerated().map { i, e in
                     bindingPattern(e.pattern, type: i < types.count ? types[i] : .unknown, mutable: mutable)
                 })
-        }
-        if let v = p.as(ValueBindingPatternSyntax.self) {
+        case .valueBindingPattern(let v):
             return bindingPattern(v.pattern, type: type, mutable: v.bindingSpecifier.tokenKind == .keyword(.var))
+        case .expressionPattern, .isTypePattern:
+            error(p, "this pattern can only match in 'case' (use 'if case', 'for case' or 'switch')")
+        case .missingPattern: error(p, "expected a pattern")
         }
-        error(p, "this pattern is not part of Canopy's Swift subset here")
         return .wildcard
     }
 
     /// A `case` pattern matched against a subject of type `subject`.
     func pattern(_ p: PatternSyntax, subject: TypeRef, binding: Bool = false) -> Pattern {
-        if let v = p.as(ValueBindingPatternSyntax.self) { return pattern(v.pattern, subject: subject, binding: true) }
-        if p.is(WildcardPatternSyntax.self) { return .wildcard }
-        if let id = p.as(IdentifierPatternSyntax.self) {
+        switch p.as(PatternSyntaxEnum.self) {
+        case .valueBindingPattern(let v): return pattern(v.pattern, subject: subject, binding: true)
+        case .wildcardPattern: return .wildcard
+        case .identifierPattern(let id):
             let l = context.declare(id.identifier.text, type: subject, mutable: false)
             return .bind(slot: l.slot, boxed: l.boxed)
-        }
-        if let t = p.as(TuplePatternSyntax.self) {
+        case .tuplePattern(let t):
             var types: [TypeRef] = []
             if case .tuple(let ts, _) = subject { types = ts }
             return .tuple(
                 t.elements.enumerated().map { i, e in
                     pattern(e.pattern, subject: i < types.count ? types[i] : .unknown, binding: binding)
                 })
+        case .isTypePattern(let i): return .cast(resolveType(i.type, in: context.selfType, generics: context.generics), nil)
+        case .expressionPattern(let e): return exprPattern(e.expression, subject: subject, binding: binding)
+        case .missingPattern:
+            error(p, "expected a pattern")
+            return .wildcard
         }
-        if let i = p.as(IsTypePatternSyntax.self) {
-            return .cast(resolveType(i.type, in: context.selfType, generics: context.generics), nil)
-        }
-        if let e = p.as(ExpressionPatternSyntax.self) { return exprPattern(e.expression, subject: subject, binding: binding) }
-        error(p, "this pattern is not part of Canopy's Swift subset")
-        return .wildcard
     }
 
     private func exprPattern(_ e: ExprSyntax, subject: TypeRef, binding: Bool) -> Pattern {

@@ -1,4 +1,4 @@
-import SwiftSyntax
+@_spi(ExperimentalLanguageFeatures) import SwiftSyntax
 
 /// Statements: declarations of locals, control flow, and expressions run for their effect.
 extension Compiler {
@@ -94,13 +94,26 @@ extension Compiler {
         return ExprStmt(expr(e, expected: nil))
     }
 
+    /// A declaration in a body; one case per kind of declaration swift-syntax has (see `exprInner`).
     private func declaration(_ d: DeclSyntax) -> [Stmt] {
-        if let v = d.as(VariableDeclSyntax.self) { return variable(v) }
-        if let f = d.as(FunctionDeclSyntax.self) { return nestedFunction(f) }
+        switch d.as(DeclSyntaxEnum.self) {
+        case .variableDecl(let v): return variable(v)
+        case .functionDecl(let f): return nestedFunction(f)
         // A type declared in a body (`#Preview { struct Wrapper: View { … }; return Wrapper() }`) was declared
         // with the program's types: it captures nothing, so only its name's scope differs.
-        if d.is(StructDeclSyntax.self) || d.is(EnumDeclSyntax.self) || d.is(ClassDeclSyntax.self) { return [] }
-        error(d, "only local variables, functions and types can be declared inside a function")
+        case .structDecl, .enumDecl, .classDecl: return []
+        case .protocolDecl, .extensionDecl, .actorDecl, .importDecl, .operatorDecl, .precedenceGroupDecl, .macroDecl,
+            .usingDecl:
+            error(d, "this declaration is only allowed at the top level")
+        case .typeAliasDecl:
+            error(d, "a local 'typealias' is not part of Canopy's Swift subset; declare it at the top level")
+        case .initializerDecl, .deinitializerDecl, .subscriptDecl, .enumCaseDecl, .associatedTypeDecl, .accessorDecl:
+            error(d, "this declaration is only allowed inside a type")
+        case .macroExpansionDecl: error(d, "macros are not part of Canopy's Swift subset")
+        case .ifConfigDecl, .poundSourceLocation: error(d, "compiler directives ('#if', '#sourceLocation') are not part of Canopy's Swift subset")
+        case .editorPlaceholderDecl: error(d, "an editor placeholder is left in the code; write the declaration")
+        case .missingDecl, .unexpectedCodeDecl: error(d, "expected a declaration")
+        }
         return []
     }
 
@@ -206,72 +219,69 @@ extension Compiler {
         ]
     }
 
+    /// One case per kind of statement swift-syntax has (see `exprInner`).
     private func statement(_ s: StmtSyntax, label: Int) -> [Stmt] {
-        if let e = s.as(ExpressionStmtSyntax.self) {
+        switch s.as(StmtSyntaxEnum.self) {
+        case .expressionStmt(let e):
             // An `if`/`switch` statement in a builder block is an `If` view, as in expression position.
             if builder.map({ !$0.awaitingBranch }) == true { return [expressionStatement(e.expression)] }
             if let i = e.expression.as(IfExprSyntax.self) { return [ifStatement(i)] }
             if let sw = e.expression.as(SwitchExprSyntax.self) { return [switchStatement(sw, label: label)] }
             return [ExprStmt(expr(e.expression, expected: nil))]
-        }
-        if let r = s.as(ReturnStmtSyntax.self) {
-            let rt = context.returnType
-            let value = r.expression.map { expr($0, expected: rt.expectation) }
-            if let value, rt.isKnown, value.type.isKnown, !assignable(value.type, to: rt) {
-                error(r.expression!, "cannot convert return expression of type '\(program.name(of: value.type))' to return type '\(program.name(of: rt))'")
-            }
-            return [ReturnStmt(loc(r), value: value, type: rt)]
-        }
-        if let g = s.as(GuardStmtSyntax.self) {
+        case .returnStmt(let r): return [returnStatement(r)]
+        case .guardStmt(let g):
             let body = scoped(g.body.statements)
             // Names bound by the guard's conditions stay in scope after it.
             let conds = conditions(g.conditions)
             return [GuardStmt(loc(g), conds, otherwise: body)]
-        }
-        if let f = s.as(ForStmtSyntax.self) {
-            if f.awaitKeyword != nil || f.tryKeyword != nil { error(f, "'for await' is not part of Canopy's Swift subset") }
-            let seq = expr(f.sequence, expected: nil)
-            context.push()
-            defer { context.pop() }
-            // `for case let .some(v) in xs`, `for case nil in xs`: elements that do not match are skipped.
-            let p = f.caseKeyword != nil
-                ? pattern(f.pattern, subject: elementType(seq.type))
-                : bindingPattern(f.pattern, type: elementType(seq.type), mutable: false)
-            let filter = f.whereClause.map { expr($0.condition, expected: .bool) }
-            let body = scoped(f.body.statements)
-            return [ForStmt(loc(f), pattern: p, sequence: seq, filter: filter, body: body, label: label)]
-        }
-        if let w = s.as(WhileStmtSyntax.self) {
+        case .forStmt(let f): return [forStatement(f, label: label)]
+        case .whileStmt(let w):
             context.push()
             defer { context.pop() }
             let conds = conditions(w.conditions)
             return [WhileStmt(loc(w), conds, body: scoped(w.body.statements), label: label, testAfter: false)]
-        }
-        if let r = s.as(RepeatStmtSyntax.self) {
+        case .repeatStmt(let r):
             let body = scoped(r.body.statements)
             let c = expr(r.condition, expected: .bool)
             return [WhileStmt(loc(r), [.test(c)], body: body, label: label, testAfter: true)]
-        }
-        if let b = s.as(BreakStmtSyntax.self) { return [JumpStmt(loc(b), .breakLoop(labelID(b.label?.text)))] }
-        if let c = s.as(ContinueStmtSyntax.self) { return [JumpStmt(loc(c), .continueLoop(labelID(c.label?.text)))] }
-        if let l = s.as(LabeledStmtSyntax.self) {
-            let id = labelID(l.label.text)
-            return statement(l.statement, label: id)
-        }
-        if let d = s.as(DoStmtSyntax.self) {
+        case .breakStmt(let b): return [JumpStmt(loc(b), .breakLoop(labelID(b.label?.text)))]
+        case .continueStmt(let c): return [JumpStmt(loc(c), .continueLoop(labelID(c.label?.text)))]
+        case .labeledStmt(let l): return statement(l.statement, label: labelID(l.label.text))
+        case .doStmt(let d):
             if !d.catchClauses.isEmpty { error(d, "'do'/'catch' is not part of Canopy's Swift subset (nothing throws)") }
             return [BlockStmt(loc(d), scoped(d.body.statements))]
+        case .deferStmt: error(s, "'defer' is not part of Canopy's Swift subset")
+        case .throwStmt: error(s, "'throw' is not part of Canopy's Swift subset; use fatalError or return a value")
+        case .fallThroughStmt: error(s, "'fallthrough' is not part of Canopy's Swift subset; list the patterns in one case")
+        case .yieldStmt: error(s, "'yield' (coroutine accessors) is not part of Canopy's Swift subset")
+        case .discardStmt: error(s, "'discard self' is not part of Canopy's Swift subset")
+        case .thenStmt: error(s, "'then' statements are not part of Canopy's Swift subset")
+        case .missingStmt: error(s, "expected a statement")
         }
-        if s.is(DeferStmtSyntax.self) {
-            error(s, "'defer' is not part of Canopy's Swift subset")
-            return []
-        }
-        if s.is(ThrowStmtSyntax.self) {
-            error(s, "'throw' is not part of Canopy's Swift subset; use fatalError or return a value")
-            return []
-        }
-        error(s, "this statement is not part of Canopy's Swift subset")
         return []
+    }
+
+    private func returnStatement(_ r: ReturnStmtSyntax) -> Stmt {
+        let rt = context.returnType
+        let value = r.expression.map { expr($0, expected: rt.expectation) }
+        if let value, rt.isKnown, value.type.isKnown, !assignable(value.type, to: rt) {
+            error(r.expression!, "cannot convert return expression of type '\(program.name(of: value.type))' to return type '\(program.name(of: rt))'")
+        }
+        return ReturnStmt(loc(r), value: value, type: rt)
+    }
+
+    private func forStatement(_ f: ForStmtSyntax, label: Int) -> Stmt {
+        if f.awaitKeyword != nil || f.tryKeyword != nil { error(f, "'for await' is not part of Canopy's Swift subset") }
+        let seq = expr(f.sequence, expected: nil)
+        context.push()
+        defer { context.pop() }
+        // `for case let .some(v) in xs`, `for case nil in xs`: elements that do not match are skipped.
+        let p = f.caseKeyword != nil
+            ? pattern(f.pattern, subject: elementType(seq.type))
+            : bindingPattern(f.pattern, type: elementType(seq.type), mutable: false)
+        let filter = f.whereClause.map { expr($0.condition, expected: .bool) }
+        let body = scoped(f.body.statements)
+        return ForStmt(loc(f), pattern: p, sequence: seq, filter: filter, body: body, label: label)
     }
 
     private func labelID(_ name: String?) -> Int {

@@ -3,64 +3,59 @@ import SwiftSyntax
 /// Type syntax to `TypeRef`, with the names in scope: generic parameters, the enclosing types' aliases and nested
 /// types, the program's types and aliases, the library's.
 extension Compiler {
+    /// One case per kind of type swift-syntax has (see `exprInner`).
     func resolveType(_ t: TypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool = false) -> TypeRef {
-        if let o = t.as(OptionalTypeSyntax.self) {
-            let wrapped = resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet)
+        func resolve(_ t: TypeSyntax) -> TypeRef { resolveType(t, in: owner, generics: generics, quiet: quiet) }
+        func refuse(_ message: String) -> TypeRef {
+            if !quiet { error(t, message) }
+            return .unknown
+        }
+        switch t.as(TypeSyntaxEnum.self) {
+        case .optionalType(let o):
+            let wrapped = resolve(o.wrappedType)
             if wrapped.isOptional, !quiet { error(t, Compiler.nestedOptionalMessage(program.name(of: .optional(wrapped)))) }
             return .optional(wrapped)
-        }
-        if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-            return .optional(resolveType(o.wrappedType, in: owner, generics: generics, quiet: quiet))
-        }
-        if let a = t.as(ArrayTypeSyntax.self) {
-            return .array(resolveType(a.element, in: owner, generics: generics, quiet: quiet))
-        }
-        if let d = t.as(DictionaryTypeSyntax.self) {
-            return .dictionary(
-                resolveType(d.key, in: owner, generics: generics, quiet: quiet),
-                resolveType(d.value, in: owner, generics: generics, quiet: quiet))
-        }
-        if let a = t.as(AttributedTypeSyntax.self) { return resolveType(a.baseType, in: owner, generics: generics, quiet: quiet) }
-        if let s = t.as(SomeOrAnyTypeSyntax.self) {
-            return resolveType(s.constraint, in: owner, generics: generics, quiet: quiet)
-        }
-        if let tu = t.as(TupleTypeSyntax.self) {
-            let items = tu.elements.map { resolveType($0.type, in: owner, generics: generics, quiet: quiet) }
+        case .implicitlyUnwrappedOptionalType(let o): return .optional(resolve(o.wrappedType))
+        case .arrayType(let a): return .array(resolve(a.element))
+        case .dictionaryType(let d): return .dictionary(resolve(d.key), resolve(d.value))
+        case .attributedType(let a): return resolve(a.baseType)
+        case .someOrAnyType(let s): return resolve(s.constraint)
+        case .tupleType(let tu):
+            let items = tu.elements.map { resolve($0.type) }
             if items.isEmpty { return .void }
             let labels = tu.elements.map { $0.firstName?.text }
             return items.count == 1 ? items[0] : .tuple(items, labels: labels.contains { $0 != nil } ? labels : [])
-        }
-        if let f = t.as(FunctionTypeSyntax.self) {
-            return .function(
-                f.parameters.map { resolveType($0.type, in: owner, generics: generics, quiet: quiet) },
-                resolveType(f.returnClause.type, in: owner, generics: generics, quiet: quiet))
-        }
-        if let m = t.as(MetatypeTypeSyntax.self) {
-            return .metatype(resolveType(m.baseType, in: owner, generics: generics, quiet: quiet))
-        }
-        if t.is(CompositionTypeSyntax.self) { return .unknown }
-        if let m = t.as(MemberTypeSyntax.self) {
-            let full = m.trimmedDescription.replacingAll(" ", with: "")
-            if let id = program.typeIndex[full] { return .named(id) }
-            if full.hasPrefix("Self.") || full.hasPrefix("Swift.") || full.hasPrefix("SwiftUI.") {
-                return named(String(full.split(separator: ".").last!), t, in: owner, generics: generics, args: [], quiet: quiet)
-            }
-            let base = resolveType(m.baseType, in: owner, generics: generics, quiet: true)
-            if case .named(let id) = base, let inner = program.type(named: "\(program.types[id].name).\(m.name.text)") {
-                return .named(inner.id)
-            }
-            if case .named(let id) = base, let alias = program.types[id].aliases[m.name.text] { return alias }
-            return .opaque(full)
-        }
-        if let i = t.as(IdentifierTypeSyntax.self) {
+        case .functionType(let f): return .function(f.parameters.map { resolve($0.type) }, resolve(f.returnClause.type))
+        case .metatypeType(let m): return .metatype(resolve(m.baseType))
+        case .compositionType, .classRestrictionType: return .unknown
+        case .memberType(let m): return qualifiedType(m, in: owner, generics: generics, quiet: quiet)
+        case .identifierType(let i):
             let args = i.genericArgumentClause?.arguments.compactMap { a -> TypeRef? in
                 guard let ty = a.argument.as(TypeSyntax.self) else { return nil }
-                return resolveType(ty, in: owner, generics: generics, quiet: quiet)
+                return resolve(ty)
             } ?? []
             return named(i.name.text, t, in: owner, generics: generics, args: args, quiet: quiet)
+        case .inlineArrayType: return refuse("inline arrays ('[n of T]') are not part of Canopy's Swift subset; use an array")
+        case .namedOpaqueReturnType: return refuse("named opaque result types are not part of Canopy's Swift subset; use 'some P'")
+        case .packElementType, .packExpansionType: return refuse("parameter packs are not part of Canopy's Swift subset")
+        case .suppressedType: return refuse("suppressed conformances ('~Copyable') are not part of Canopy's Swift subset")
+        case .missingType: return refuse("expected a type")
         }
-        if !quiet { error(t, "this type is not part of Canopy's Swift subset") }
-        return .unknown
+    }
+
+    /// `Outer.Inner`, `Self.Value`, `SwiftUI.Text`.
+    private func qualifiedType(_ m: MemberTypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool) -> TypeRef {
+        let full = m.trimmedDescription.replacingAll(" ", with: "")
+        if let id = program.typeIndex[full] { return .named(id) }
+        if full.hasPrefix("Self.") || full.hasPrefix("Swift.") || full.hasPrefix("SwiftUI.") {
+            return named(String(full.split(separator: ".").last!), TypeSyntax(m), in: owner, generics: generics, args: [], quiet: quiet)
+        }
+        let base = resolveType(m.baseType, in: owner, generics: generics, quiet: true)
+        if case .named(let id) = base, let inner = program.type(named: "\(program.types[id].name).\(m.name.text)") {
+            return .named(inner.id)
+        }
+        if case .named(let id) = base, let alias = program.types[id].aliases[m.name.text] { return alias }
+        return .opaque(full)
     }
 
     private func named(
