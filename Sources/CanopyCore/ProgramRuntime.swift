@@ -6,8 +6,22 @@ public protocol ProgramRuntime: Sendable {
     /// and the program that drives it from now on. `cells` restores state (by node and name: a snapshot's cells);
     /// views whose cells are not given start from their initial values. Nothing is created on error
     /// (`compile_error` with `diagnostics`, `runtime_error`, `too_expensive`, `bad_message` for an unknown view).
-    func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
+    /// `recorded` restores the inputs bodies ran with (a snapshot's `bodyInputs`); `inputs` gives every transaction
+    /// of the tree, the creation included, its time and seed.
+    func start(
+        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        version: Int, limits: Limits, trace: Bool
+    ) throws(CanopyError) -> ProgramStart
+}
+
+extension ProgramRuntime {
+    /// A start with no recorded inputs and deterministic ones from `SteppedInputs` (tests and tools).
+    public func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
         throws(CanopyError) -> ProgramStart
+    {
+        try start(
+            spec, cells: cells, recorded: [], inputs: SteppedInputs(), version: version, limits: limits, trace: trace)
+    }
 }
 
 /// What a program tree is made from: its source, the root view and the preview modifiers applied to it.
@@ -142,16 +156,25 @@ public struct PreviewContextUse: Sendable, Equatable {
 
 /// The outcome of one transaction: the engine's diff over all its rounds (ops in order, the readers that fired with
 /// their final values, the trace with the program's steps), the cells created, changed or dropped, and warnings
-/// (a loop stopped after 16 rounds).
+/// (a loop stopped after 16 rounds), the transaction's inputs, and the bodies' recorded inputs it changed.
 public struct ProgramTransaction: Sendable {
     public var diff: Diff
     public var state: [StateCell]
     public var warnings: [String]
+    /// The time and seed the transaction ran with (a diff's `inputs`).
+    public var inputs: ProgramInputs
+    /// Inputs of bodies that ran and read the time or drew, and of views that went away (a diff's `bodyInputs`).
+    public var bodyInputs: [RecordedInputs]
 
-    public init(diff: Diff, state: [StateCell], warnings: [String]) {
+    public init(
+        diff: Diff, state: [StateCell], warnings: [String], inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0),
+        bodyInputs: [RecordedInputs] = []
+    ) {
         self.diff = diff
         self.state = state
         self.warnings = warnings
+        self.inputs = inputs
+        self.bodyInputs = bodyInputs
     }
 }
 
@@ -161,6 +184,10 @@ public protocol ProgramInstance: AnyObject, Sendable {
     var spec: ProgramSpec { get }
     /// Every cell, in tree order of their views.
     var cells: [StateCell] { get }
+    /// The inputs each body that read the time or drew random values last ran with, by node.
+    var recordedInputs: [RecordedInputs] { get }
+    /// The inputs of the last transaction (the creation's at first).
+    var transactionInputs: ProgramInputs { get }
     var previewContexts: [PreviewContextUse] { get }
     /// Runs `event` as one transaction on `tree`, which gains exactly one version. On error nothing changed: not the
     /// tree, not the cells (`bad_event`, `no_such_node`, `type_mismatch`, `runtime_error`, `too_expensive`).
@@ -174,6 +201,12 @@ public protocol ProgramInstance: AnyObject, Sendable {
     /// (`[{"key","value","from"}]`, `from` absent for a default). `no_such_node` for an unknown node;
     /// `runtime_error` or `too_expensive` when a computed binding's getter faults.
     func inspect(node: String) throws(CanopyError) -> JSONObject
+}
+
+extension ProgramInstance {
+    /// A program that never reads the time or draws (a test's stand-in) records nothing.
+    public var recordedInputs: [RecordedInputs] { [] }
+    public var transactionInputs: ProgramInputs { ProgramInputs(time: 0, seed: 0) }
 }
 
 /// A program tree as `ProgramRuntime.start` made it.

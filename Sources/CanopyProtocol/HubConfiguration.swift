@@ -11,6 +11,9 @@ public struct HubConfiguration: Sendable {
     public var keyCompiler: (any KeyCompiler)? = nil
     /// Runs program trees (`createTree` with `source`, `event`, `setSource`); `nil` refuses them.
     public var programs: (any ProgramRuntime)? = nil
+    /// The time and random seed of each program-tree transaction (recorded in its diff): canopyd gives its wall clock
+    /// and system randomness; the default steps deterministically (tests, tools).
+    public var programInputs: any ProgramInputSource = SteppedInputs()
     /// Maximum JSON nesting of a message. A node nests two levels below its parent (object, `children` array), and
     /// three through an attached subtree (`modifiers` array, modifier, node): 800 lets a tree at the default depth
     /// limit (256) travel in one message.

@@ -70,6 +70,8 @@ extension ProtocolMachine {
     /// A transaction's diff fields: its cause, `ops`, `changes`, and `state`/`warnings` when not empty.
     private static func applied(_ t: ProgramTransaction, cause: JSONObject) -> AppliedBatch {
         var fields = cause
+        fields["inputs"] = t.inputs.json
+        if !t.bodyInputs.isEmpty { fields["bodyInputs"] = .array(t.bodyInputs.map(\.json)) }
         fields["ops"] = .array(t.diff.ops.map(\.json))
         fields["changes"] = .array(t.diff.changes.map(\.json))
         if !t.state.isEmpty { fields["state"] = .array(t.state.map(\.json)) }
@@ -94,7 +96,7 @@ extension ProtocolMachine {
     mutating func startProgram(_ spec: ProgramSpec, cells: [StateCell], version: Int) throws(CanopyError)
         -> (Tree, any ProgramInstance)
     {
-        let start = try Self.launch(spec, cells: cells, version: version, configuration: configuration)
+        let start = try Self.launch(spec, cells: cells, recorded: [], version: version, configuration: configuration)
         count(previewContextsOf: start.program)
         return (start.tree, start.program)
     }
@@ -107,24 +109,29 @@ extension ProtocolMachine {
     }
 
     /// Starts a program with the configured runtime; callable off the service thread (a restore in the background).
-    static func launch(_ spec: ProgramSpec, cells: [StateCell], version: Int, configuration: HubConfiguration)
-        throws(CanopyError) -> ProgramStart
-    {
+    static func launch(
+        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], version: Int,
+        configuration: HubConfiguration
+    ) throws(CanopyError) -> ProgramStart {
         guard let programs = configuration.programs else {
             throw CanopyError(
                 .badMessage, "this daemon runs no program trees (no program runtime is configured)")
         }
-        return try programs.start(spec, cells: cells, version: version, limits: configuration.limits, trace: false)
+        return try programs.start(
+            spec, cells: cells, recorded: recorded, inputs: configuration.programInputs, version: version,
+            limits: configuration.limits, trace: false)
     }
 
-    /// A program tree as of `version`: the stored spec and cells, with the logged diffs after them folded in, then
-    /// started once (the program is deterministic, so that is the tree its clients saw). Counts nothing: the caller
+    /// A program tree as of `version`: the stored spec, cells and bodies' inputs, with the logged diffs after them
+    /// folded in, then started once (the program is deterministic, so that is the tree its clients saw). Counts nothing: the caller
     /// does, on the service thread.
     static func restartProgram(
         _ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int, configuration: HubConfiguration
     ) throws(CanopyError) -> ProgramStart {
         var program = stored
         for diff in diffs { try program.fold(diff: diff) }
-        return try launch(program.spec, cells: program.cells, version: version, configuration: configuration)
+        return try launch(
+            program.spec, cells: program.cells, recorded: program.bodyInputs, version: version,
+            configuration: configuration)
     }
 }

@@ -1,21 +1,40 @@
 import CanopyCore
 
-/// What a program tree's snapshot adds to the tree: the program's spec and every `@State` cell at that version.
+/// What a program tree's snapshot adds to the tree: the program's spec, every `@State` cell at that version, the
+/// inputs its bodies ran with and those of its last transaction.
 public struct StoredProgram: Sendable, Equatable {
     public var spec: ProgramSpec
     public var cells: [StateCell]
+    /// The inputs of the bodies that read the time or drew random values, by node: a restart runs them again so.
+    public var bodyInputs: [RecordedInputs]
+    /// The last transaction's inputs (for the record: what ran is in the cells and `bodyInputs`).
+    public var inputs: ProgramInputs?
 
-    public init(spec: ProgramSpec, cells: [StateCell]) {
+    public init(
+        spec: ProgramSpec, cells: [StateCell], bodyInputs: [RecordedInputs] = [], inputs: ProgramInputs? = nil
+    ) {
         self.spec = spec
         self.cells = cells
+        self.bodyInputs = bodyInputs
+        self.inputs = inputs
     }
 
-    /// The spec and cells of a running program, as of now.
-    init(_ program: any ProgramInstance) { self.init(spec: program.spec, cells: program.cells) }
+    /// The spec, cells and inputs of a running program, as of now.
+    init(_ program: any ProgramInstance) {
+        self.init(
+            spec: program.spec, cells: program.cells, bodyInputs: program.recordedInputs,
+            inputs: program.transactionInputs)
+    }
 
-    /// Folds a logged diff of a later version in: its `state` entries set (or, `dropped`, remove) cells, and a
-    /// `source` (a `setSource` diff) replaces the spec's source.
+    /// Folds a logged diff of a later version in: its `state` entries set (or, `dropped`, remove) cells, its
+    /// `bodyInputs` set (or remove) recorded inputs, and a `source` (a `setSource` diff) replaces the spec's source.
     mutating func fold(diff: JSON) throws(CanopyError) {
+        if let inputs = diff["inputs"] { self.inputs = try ProgramInputs(json: inputs) }
+        for entry in diff["bodyInputs"]?.array ?? [] {
+            let r = try RecordedInputs(json: entry)
+            bodyInputs.removeAll { $0.node == r.node }
+            if !r.dropped { bodyInputs.append(r) }
+        }
         if let source = diff["source"] {
             guard let text = source.string else {
                 throw CanopyError(.badMessage, "a diff's \"source\" is a string")

@@ -46,9 +46,10 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
     /// `start()`. `keyCompiler` (when given, over `configuration.hub.keyCompiler`) compiles keys written in Swift;
     /// the store's trees are restored with it, so it must be given before any tree with such a key can load.
     /// `programs` (over `configuration.hub.programs`) runs program trees, likewise needed to restore them.
+    /// `programInputs` gives their transactions the time and a seed: the wall clock and system randomness unless given.
     public init(
         configuration: DaemonConfiguration, storage: Storage = .configured, keyCompiler: (any KeyCompiler)? = nil,
-        programs: (any ProgramRuntime)? = nil,
+        programs: (any ProgramRuntime)? = nil, programInputs: (any ProgramInputSource)? = nil,
         restoreInBackgroundBytes: Int = Daemon.defaultRestoreInBackgroundBytes,
         logger: Logger = Logger(label: "canopyd", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
@@ -57,6 +58,7 @@ public final class Daemon: @unchecked Sendable {  // set up in init; afterwards 
         var hub = configuration.hub
         if let keyCompiler { hub.keyCompiler = keyCompiler }
         if let programs { hub.programs = programs }
+        hub.programInputs = programInputs ?? SystemInputs()
         hub.catchUpMaxBytes = configuration.service.maxQueueBytes / 2
         var firstStart = true
         var durability = configuration.durability

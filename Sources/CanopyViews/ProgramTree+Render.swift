@@ -5,6 +5,10 @@ import CanopyScript
 extension ProgramTree {
     /// Runs the body of `inst` and renders what it produced; instances it shows are reused by id from `reuse`.
     func runBody(_ inst: ViewInstance) throws(ScriptFault) {
+        try inputs.body(inst.id) { () throws(ScriptFault) in try runBodyCode(inst) }
+    }
+
+    private func runBodyCode(_ inst: ViewInstance) throws(ScriptFault) {
         let info = program.types[inst.typeID]
         guard let getter = info.methods["body"] else {
             throw ScriptFault(.runtime, "view '\(info.name)' has no body", at: info.location)
@@ -209,6 +213,7 @@ extension ProgramTree {
     func drop(_ inst: ViewInstance) {
         for child in inst.children.values { drop(child) }
         for c in inst.cells { log.dropped.append((inst.id, c.name, c.box)) }
+        inputs.drop(inst.id)
         for box in inst.reads { box.readers.remove(inst.id) }
         if instances[inst.id] === inst { instances[inst.id] = nil }
         forget(inst.output)

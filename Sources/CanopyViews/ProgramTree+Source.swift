@@ -7,6 +7,10 @@ extension ProgramTree {
     /// built with no arguments, else `ContentView()`; wrapped by the preview modifiers (`#Preview`'s traits, then
     /// `spec.previewModifiers`).
     func makeRoot() throws(ScriptFault) -> ViewValue {
+        try inputs.body("") { () throws(ScriptFault) in try makeRootView() }
+    }
+
+    private func makeRootView() throws(ScriptFault) -> ViewValue {
         var content: ViewValue
         var modifiers = spec.previewModifiers
         if let (view, traits) = try previewRoot() {
@@ -88,13 +92,9 @@ extension ProgramTree {
         }
         let modifier = try machine.construct(info)
         let (context, reused) = try compiled.sharedContext(info.name) { () throws(ScriptFault) -> Value in
-            if let make = info.staticMethods["makeSharedContext()"] {
-                return try machine.call(value: .function(make), [], site: make.location)
+            try inputs.shared(seed: Self.seed(of: info.name)) { () throws(ScriptFault) -> Value in
+                try makeSharedContext(info, modifier)
             }
-            if let make = info.methods["makeSharedContext()"] {
-                return try machine.call(value: .function(BoundMethod(make, receiver: modifier)), [], site: make.location)
-            }
-            return .null
         }
         previewContexts.append(PreviewContextUse(modifier: info.name, reused: reused))
         guard let body = info.methods["body(content:context:)"] else {
@@ -103,6 +103,23 @@ extension ProgramTree {
         let produced = try machine.call(
             value: .function(BoundMethod(body, receiver: modifier)), [.view(content), context], site: body.location)
         return try machine.asView(produced, at: body.location)
+    }
+
+    /// A shared context's seed: from the modifier's name (FNV-1a), the same for every tree and daemon.
+    static func seed(of name: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    private func makeSharedContext(_ info: TypeInfo, _ modifier: Value) throws(ScriptFault) -> Value {
+        if let make = info.staticMethods["makeSharedContext()"] {
+            return try machine.call(value: .function(make), [], site: make.location)
+        }
+        if let make = info.methods["makeSharedContext()"] {
+            return try machine.call(value: .function(BoundMethod(make, receiver: modifier)), [], site: make.location)
+        }
+        return .null
     }
 
     /// Hot reload: the new source's tree, keeping the cells of views that still exist (by node and name; a cell
@@ -150,6 +167,7 @@ extension ProgramTree {
             try runRounds(&tree, &outcome, trace: trace)
         } catch {
             machine.reset()
+            inputs.rollBack()
             restore()
             var rebuilt = tree
             if log.applied {
@@ -160,6 +178,8 @@ extension ProgramTree {
             tree = rebuilt
             throw error
         }
+        // Inputs of bodies the new source does not show are not needed any more.
+        inputs.prune { node in node.isEmpty || instances[node] != nil }
         tree.advanceVersion()
         var result = finish(tree, outcome)
         // Cells that kept their node and name are not new: report only those whose value changed.

@@ -26,6 +26,9 @@ extension ProgramTree {
         var tree: Tree
         var outcome = Outcome()
         do {
+            // The bodies run again as they ran when their inputs were recorded (a restore, a rollback).
+            inputs.replaying = true
+            defer { inputs.replaying = false }
             globalBoxes = [:]
             try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
@@ -35,6 +38,7 @@ extension ProgramTree {
             rootNode = node
             root = node.instance
             dirty = []
+            inputs.replaying = false
             tree = try Tree(
                 keys: compiled.keys, root: node.fullNode, limits: limits, version: version,
                 compiler: ScriptKeyCompiler())
@@ -69,6 +73,7 @@ extension ProgramTree {
     }
 
     func begin(trace: Bool) {
+        inputs.begin()
         log = TransactionLog()
         log.tracing = trace
         machine.fuel = limits.fuel
@@ -203,6 +208,7 @@ extension ProgramTree {
     /// Puts everything back as it was before the transaction: cell values, then — if bodies ran or ops were
     /// applied — the instances and the tree, rebuilt from those cells (the program is deterministic).
     func rollBack(_ tree: inout Tree) throws(CanopyError) {
+        inputs.rollBack()
         for (box, v) in log.undo.reversed() { box.value = v }
         for inst in dirty { inst.isDirty = false }
         dirty = []
@@ -240,6 +246,6 @@ extension ProgramTree {
         }
         return ProgramTransaction(
             diff: Diff(ops: outcome.ops, changes: changes, trace: trace, summary: outcome.summary), state: state,
-            warnings: outcome.warnings)
+            warnings: outcome.warnings, inputs: inputs.transaction, bodyInputs: inputs.changes)
     }
 }

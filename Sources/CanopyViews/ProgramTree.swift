@@ -29,14 +29,21 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var pendingOnChange: [(String, Value, Value, Value)] = []
     /// Set while an inspector reads the tree: Swift code it runs (a `Binding(get:)` closure) cannot change a cell.
     var readOnly = false
+    /// The time and random draws of its code, and the inputs its bodies ran with.
+    let inputs: TreeInputs
 
-    init(compiled: CompiledProgram, spec: ProgramSpec, limits: Limits) {
+    init(
+        compiled: CompiledProgram, spec: ProgramSpec, limits: Limits, inputs source: any ProgramInputSource,
+        recorded: [RecordedInputs]
+    ) {
         self.compiled = compiled
         self.spec = spec
         self.limits = limits
+        inputs = TreeInputs(source: source, recorded: recorded)
         machine = Machine(fuel: limits.fuel)
         machine.program = compiled.program
         machine.host = self
+        machine.inputs = inputs
     }
 
     /// A cell's identity across renders, restarts and sources: its view's node and its property's name.
@@ -95,6 +102,9 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     }
 
     // MARK: ProgramInstance
+
+    var recordedInputs: [RecordedInputs] { inputs.all }
+    var transactionInputs: ProgramInputs { inputs.transaction }
 
     var cells: [StateCell] {
         var out: [StateCell] = []

@@ -20,9 +20,10 @@ struct FakeProgramRuntime: ProgramRuntime {
         return nil
     }
 
-    func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
-        throws(CanopyError) -> ProgramStart
-    {
+    func start(
+        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        version: Int, limits: Limits, trace: Bool
+    ) throws(CanopyError) -> ProgramStart {
         let shape = try FakeProgram.Shape(source: spec.source)
         var resolved = spec
         resolved.view = spec.view ?? "ContentView"

@@ -62,9 +62,10 @@ import Testing
 
 /// A program runtime whose every program fails to compile.
 struct RefusingRuntime: ProgramRuntime {
-    func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
-        throws(CanopyError) -> ProgramStart
-    {
+    func start(
+        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        version: Int, limits: Limits, trace: Bool
+    ) throws(CanopyError) -> ProgramStart {
         throw CanopyError(
             .compileError, "the Swift does not compile: 2:8: expected a type",
             details: ["diagnostics": [["line": 2, "column": 8, "message": "expected a type"]]])

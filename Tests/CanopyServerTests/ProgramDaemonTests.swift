@@ -66,9 +66,10 @@ import Testing
 /// The source `counter`: a root with a Text `label` showing the root's cell `count`, and a Button `button` whose
 /// `tap` adds one. Any other source is a `compile_error`.
 struct TapCounterRuntime: ProgramRuntime {
-    func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
-        throws(CanopyError) -> ProgramStart
-    {
+    func start(
+        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        version: Int, limits: Limits, trace: Bool
+    ) throws(CanopyError) -> ProgramStart {
         guard spec.source == "counter" else { throw CanopyError(.compileError, "does not compile") }
         var resolved = spec
         resolved.view = spec.view ?? "ContentView"

@@ -33,6 +33,8 @@ package final class Machine {
     package var output: String?
     /// The program tree whose view code runs, if any: it sees state reads and writes.
     package weak var host: (any ViewHost)?
+    /// The time and random draws code sees (`InputSource`); `nil`: none, and reading them faults.
+    package var inputs: (any InputSource)?
 
     package init(fuel: Int = 10_000_000, maxDepth: Int = 200, maxCount: Int = 1_000_000) {
         self.fuel = fuel

@@ -12,7 +12,10 @@ public struct Script: @unchecked Sendable {  // the program is immutable once co
 
     /// Calls the top-level function `name` (a full name such as `f(_:x:)`, or a base name when it is unique)
     /// with `arguments` decoded to its parameter types; returns its result encoded.
-    public func call(_ name: String, _ arguments: [JSON] = [], fuel: Int = 10_000_000) throws(ScriptFault) -> JSON {
+    /// `inputs` give `Date()` its time and random draws their seed; without them reading either faults.
+    public func call(_ name: String, _ arguments: [JSON] = [], fuel: Int = 10_000_000, inputs: ProgramInputs? = nil)
+        throws(ScriptFault) -> JSON
+    {
         guard let f = program.functions[name] ?? program.functions.filter({ $0.key.hasPrefix(name + "(") }).min(by: { $0.key < $1.key })?.value
         else {
             throw ScriptFault(.runtime, "no function \(name)", at: .unknown)
@@ -27,18 +30,22 @@ public struct Script: @unchecked Sendable {  // the program is immutable once co
         }
         let m = Machine(fuel: fuel)
         m.program = program
+        m.inputs = Self.source(inputs)
         let r = try m.call(f, &args, site: f.location)
         return program.encode(r)
     }
 
     /// Runs the top-level function `name` (no arguments) and returns what it printed, and the fault that stopped
     /// it, if one did: the differential test's view of a program, as a terminal shows a `swiftc` build's run.
-    public func run(_ name: String = "main", fuel: Int = 10_000_000) -> (output: String, fault: ScriptFault?) {
+    public func run(_ name: String = "main", fuel: Int = 10_000_000, inputs: ProgramInputs? = nil)
+        -> (output: String, fault: ScriptFault?)
+    {
         guard let f = program.functions[name + "()"] else {
             return ("", ScriptFault(.runtime, "no function \(name)()", at: .unknown))
         }
         let m = Machine(fuel: fuel)
         m.program = program
+        m.inputs = Self.source(inputs)
         m.output = ""
         var args: [Value] = []
         do {
@@ -47,6 +54,10 @@ public struct Script: @unchecked Sendable {  // the program is immutable once co
         } catch {
             return (m.output ?? "", error)
         }
+    }
+
+    private static func source(_ inputs: ProgramInputs?) -> (any InputSource)? {
+        inputs.map { FixedInputs(time: $0.time, seed: $0.seed, refusal: "") }
     }
 
     /// The value of a static property or top-level constant, encoded.
