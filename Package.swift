@@ -132,7 +132,7 @@ let package = Package(
             name: "canopy-bench", dependencies: ["CanopyCore", "CanopyScript", "CanopyViews"], swiftSettings: strict),
         // The CanopyScript side of the differential test against swiftc (docs/differential.md): runs the corpus of
         // Tests/Differential and compares with the outputs scripts/difftest.py recorded from swiftc's builds.
-        .executableTarget(name: "canopy-difftest", dependencies: ["CanopyScript"], swiftSettings: strict),
+        .executableTarget(name: "canopy-difftest", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         // CanopyScript only for the differential run of the catalog as real Swift keys; CanopyCore stays dependency-free.
         .testTarget(name: "CanopyCoreTests", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),

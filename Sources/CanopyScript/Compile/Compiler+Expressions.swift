@@ -439,6 +439,8 @@ extension Compiler {
             if let ci = info.staticConstants[n] {
                 return ConstantExpr(at, program.cells[ci], info.staticTypes[n] ?? .unknown)
             }
+            // A static property the Foundation prelude computes on every read (`Date.now`): its `static func __now()`.
+            if let f = info.staticMethods["__\(n)()"] { return callFunction(f, [], at, skipSelf: false) }
             if n == "allCases", info.kind == .enumeration, info.conforms(to: "CaseIterable") {
                 // Swift synthesizes `allCases` for an enum without associated values, in declaration order.
                 guard info.cases.allSatisfy({ $0.payloadTypes.isEmpty }) else {

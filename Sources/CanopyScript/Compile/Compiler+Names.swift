@@ -46,16 +46,13 @@ extension Compiler {
     static let opaqueTypes: Set<String> = Set([
         "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
         "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
-        "LocalizedStringKey", "UUID", "Date", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
+        "LocalizedStringKey", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
         "Binding", "State", "Environment", "Published", "PreviewTrait",
     ]).union(Compiler.viewNames)
 
-    /// Foundation values that come from outside the source: Canopy must record them with the transaction so a
-    /// restart or another daemon computes the same, which it does not do yet. Making one is a compile error, not
-    /// a placeholder value.
+    /// Foundation values Canopy refuses: making one is a compile error, not a placeholder value. (`Date`, `UUID` and
+    /// the calendar and formatters are program types of `FoundationPrelude`.)
     static let unrecordedInputs: [String: String] = [
-        "Date": "'Date' is not part of Canopy's Swift subset yet: the current time must be an input recorded with the transaction",
-        "UUID": "'UUID' is not part of Canopy's Swift subset yet: a new UUID must be an input recorded with the transaction",
         "URL": "'URL' is not part of Canopy's Swift subset: there is no I/O",
         "Data": "'Data' is not part of Canopy's Swift subset: there is no I/O",
     ]

@@ -65,15 +65,18 @@ package final class Compiler {
     private func run() {
         registerBuiltinTypes()
         let prelude = parse(Prelude.source, prelude: true)
+        let foundation = FoundationPrelude.isNeeded(by: program.source) ? parse(FoundationPrelude.source, prelude: true) : nil
         let user = parse(program.source, prelude: false)
         guard let prelude, let user else { return }
         // Pass 1: every type name, so declarations can refer to types declared later.
         within(prelude) { declareTypes(prelude.file.statements, prefix: nil, parent: nil) }
+        if let foundation { within(foundation) { declareTypes(foundation.file.statements, prefix: nil, parent: nil) } }
         let local = localTypes(user.file)
         within(user) { declareTypes(user.file.statements, prefix: nil, parent: nil) }
         within(user) { declareLocalTypes(local, members: false) }
         // Pass 2: members, signatures, conformances.
         within(prelude) { declareMembers(prelude.file.statements, prefix: nil, parent: nil) }
+        if let foundation { within(foundation) { declareMembers(foundation.file.statements, prefix: nil, parent: nil) } }
         within(user) { declareMembers(user.file.statements, prefix: nil, parent: nil) }
         within(user) { declareLocalTypes(local, members: true) }
         inheritClassMembers()
@@ -188,6 +191,10 @@ package final class Compiler {
     private func computeConstants() {
         let m = Machine(fuel: 1_000_000)
         m.program = program
+        // `static let samples = [Item()]` with `let id = UUID()`: the same draws on every run of the source.
+        m.inputs = FixedInputs(
+            time: nil, seed: 0,
+            refusal: "a constant cannot read: it is computed once, when the program compiles, outside any transaction")
         for cell in program.cells where cell.value == nil {
             do {
                 _ = try cell.compute(m, at: cell.initializer?.location ?? .unknown)

@@ -116,5 +116,7 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
         registerDictionary()
         registerSet()
         registerSequence()
+        registerRandom()
+        registerFoundation()
     }
 }

@@ -391,7 +391,8 @@ final class LocalizedExpr: Expr {
             if let a = p.argument {
                 let v = try a.eval(m)
                 let text: String
-                if case .string(let t) = v { text = t } else { text = m.describe(v) }
+                // A program type's own `description` (a `Date`, a `UUID`) as `print` shows it.
+                if case .string(let t) = v { text = t } else { text = try m.describe(v, as: .unknown) }
                 segments.append(.argument(text: text, number: v.number))
             }
         }
