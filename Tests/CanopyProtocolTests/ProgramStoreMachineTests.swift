@@ -116,6 +116,36 @@ import Testing
             ])
     }
 
+    @Test func foldingALoggedDiffTakesItsInputsAndBodyInputs() throws {
+        var program = StoredProgram(
+            spec: ProgramSpec(source: "a"), cells: [],
+            bodyInputs: [
+                RecordedInputs(node: "A", inputs: ProgramInputs(time: 1, seed: 1)),
+                RecordedInputs(node: "B", inputs: ProgramInputs(time: 1, seed: 2)),
+            ])
+        try program.fold(diff: [
+            "inputs": ["time": 5.5, "seed": 9],
+            "bodyInputs": [["node": "A", "dropped": true], ["node": "B", "time": 5.5, "seed": 10], ["node": "C", "time": 5.5, "seed": 11]],
+        ])
+        #expect(program.inputs == ProgramInputs(time: 5.5, seed: 9))
+        #expect(
+            program.bodyInputs == [
+                RecordedInputs(node: "B", inputs: ProgramInputs(time: 5.5, seed: 10)),
+                RecordedInputs(node: "C", inputs: ProgramInputs(time: 5.5, seed: 11)),
+            ])
+        // A snapshot keeps them.
+        let tree = try Tree(version: 3)
+        let bytes = SnapshotEncoding.encode(tree, acks: [], program: program)
+        #expect(try SnapshotEncoding.program(of: SnapshotEncoding.parse(bytes)) == program)
+    }
+
+    @Test func aProgramDiffCarriesItsTransactionsInputs() {
+        var h = P.created()
+        let diff = h.commitAll(h.send(1, P.tap(seq: 1))).to(1).first
+        #expect(diff?["inputs"]?["time"]?.number != nil)
+        #expect(diff?["inputs"]?["seed"]?.number != nil)
+    }
+
     @Test func aRollbackStartsTheProgramAgainAtItsDurableVersion() {
         var h = P.created()
         _ = h.commitAll(h.send(1, P.tap(seq: 1)))
