@@ -64,6 +64,12 @@ extension Compiler {
             if a < args.count, args[a].label == label || (args[a].trailing && args[a].label == nil) {
                 if fn.builderParameters.contains(p), let c = args[a].expr.as(ClosureExprSyntax.self) {
                     out.append(.value(builderClosure(c)))
+                } else if case .generic(let g) = type, let name = fn.constraints[g], let p = program.type(named: name),
+                    p.kind == .protocolType, args[a].expr.as(MemberAccessExprSyntax.self)?.base == nil
+                {
+                    // `apply(.bordered)` for `<S: ButtonStyle>`: the implicit member is one of the protocol's static
+                    // members (`extension ButtonStyle where Self == BorderedStyle { static var bordered … }`).
+                    out.append(argument(args[a].expr, expected: .named(p.id)))
                 } else {
                     out.append(argument(args[a].expr, expected: type.expectation))
                 }
@@ -142,12 +148,12 @@ extension Compiler {
                 }
                 return callValue(v, args, at)
             }
-            if n == "Task", args.count == 1 {
+            let special = swiftUICallee(n)
+            if special == .task, args.count == 1 {
                 let body = expr(args[0].expr, expected: .function([], .unknown))
                 return CallValueExpr(at, body, [], .void)
             }
-            if ["AttributedString", "String", "LocalizedStringKey", "LocalizedStringResource", "Text"].contains(n),
-                args.count == 1, let s = args[0].expr.as(StringLiteralExprSyntax.self),
+            if special == .localizedString, args.count == 1, let s = args[0].expr.as(StringLiteralExprSyntax.self),
                 args[0].label == "localized" || (n != "String" && args[0].label == nil)
             {
                 let text = LocalizedExpr(at, stringParts(s))
@@ -204,7 +210,7 @@ extension Compiler {
             if let native = Library.shared.functions[full] {
                 return CallNativeExpr(at, native, plainArguments(args), nativeResult(n, args))
             }
-            if Compiler.viewNames.contains(n), lookupType(n, from: nil) == nil { return viewInit(n, args, c) }
+            if special == .view { return viewInit(n, args, c) }
             // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`.
             if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), Compiler.modifierNames.contains(n),
                 let me = variable("self", at)

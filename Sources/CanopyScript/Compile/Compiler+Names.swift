@@ -29,9 +29,10 @@ extension Compiler {
         "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
     ]
 
-    /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
     /// Modules whose import brings Foundation's members with it.
     static let foundationModules: Set<String> = ["Foundation", "SwiftUI", "UIKit", "AppKit"]
+
+    /// Types whose static members are colors, each a `Color` view (`Color.red`, `.red` where a `Color` is expected).
     static let colorTypes: Set<String> = ["Color"]
 
     /// Labels of view initializer arguments that are closures the runtime calls on events (§6).
@@ -66,5 +67,32 @@ extension Compiler {
     static let libraryTypeNames: [String: String] = [
         "Int": "Int", "Double": "Double", "CGFloat": "Double", "Bool": "Bool", "String": "String", "Character": "Character",
         "Array": "Array", "Dictionary": "Dictionary", "Set": "Set", "Optional": "Optional",
+    ]
+
+    /// What SwiftUI or Foundation makes of a call by this bare name.
+    enum SwiftUICallee {
+        /// `Task { … }`: its body runs at once (there is no concurrency).
+        case task
+        /// `Text("…")`, `AttributedString(localized: "…")`: a localized string, inflected.
+        case localizedString
+        /// `VStack { … }`, `Color(red:green:blue:)`: a view node (PROGRAMS.md §3).
+        case view
+    }
+
+    /// The one point where call resolution consults the tables above: what a called name means to SwiftUI, unless
+    /// the program declares that name itself (its own `struct Text` shadows SwiftUI's, as a module's type shadows an
+    /// imported one).
+    func swiftUICallee(_ n: String) -> SwiftUICallee? {
+        if lookupType(n, from: context.selfType) != nil || program.functions.keys.contains(where: { $0.hasPrefix(n + "(") }) {
+            return nil
+        }
+        if n == "Task" { return .task }
+        if Compiler.localizedStringTypes.contains(n) { return .localizedString }
+        return Compiler.viewNames.contains(n) ? .view : nil
+    }
+
+    /// Types made from a localized string literal (`Text` too, as a view).
+    static let localizedStringTypes: Set<String> = [
+        "AttributedString", "String", "LocalizedStringKey", "LocalizedStringResource", "Text",
     ]
 }
