@@ -20,6 +20,16 @@ func runFault(_ type: String, _ body: String) throws -> String? {
     }
 }
 
+/// The compile error of `body` as `func f() -> type`, or nil when it compiles.
+private func compileError(_ type: String, _ body: String) -> String? {
+    do {
+        _ = try Script.compile("func f() -> \(type) {\n\(body)\n}")
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
 @Suite struct LibraryScriptTests {
     @Test func arrays() throws {
         #expect(try run("[Int]", "var a = [3, 1, 2]; a.append(5); a.insert(0, at: 0); a.sort(); return a")
@@ -43,7 +53,11 @@ func runFault(_ type: String, _ body: String) throws -> String? {
         // A trailing closure picks the member that takes a closure there.
         #expect(try run("Bool", "return [1, 5].contains { $0 > 3 }") == "true")
         #expect(try run("Int?", "return [1, 5].firstIndex { $0 > 3 }") == "1")
-        #expect(try run("[Int]", "return [1, 2, 5, 1].prefix { $0 < 3 }") == "[1,2]")
+        #expect(try run("[Int]", "return Array([1, 2, 5, 1].prefix { $0 < 3 })") == "[1,2]")
+        // A slice's indices are its base array's: what depends on them is refused, not answered from 0.
+        #expect(compileError("[Int]", "let s = [1, 2, 3][1...]; return [s[1]]")?.contains("ArraySlice") == true)
+        #expect(compileError("Int", "return [1, 2, 3].dropFirst().indices.count")?.contains("ArraySlice") == true)
+        #expect(compileError("[Int]", "return [1, 2, 3].dropFirst()")?.contains("'ArraySlice<Int>'") == true)
         #expect(try run("Int?", "return [\"a\", \"bbb\"].map { $0.count }.max { $0 < $1 }") == "3")
     }
 

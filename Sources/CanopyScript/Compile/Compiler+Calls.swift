@@ -381,6 +381,9 @@ extension Compiler {
         if site.isEmpty, !hasUserMethod(n), !Library.shared.hasMember(n) {
             return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has no member '\(n)'")
         }
+        if case .slice = receiver.type.unwrapped, Compiler.sliceIndexMembers.contains(n) {
+            return bad(node.calledExpression, Compiler.sliceIndexMessage("'\(n)'"))
+        }
         // A library type known when compiling: a member it does not have is a compile error, not a run-time one.
         if let kind = receiver.type.libraryKind, site[kind] == nil, !hasExtensionMethod(kind, n) {
             let anyLabels = Library.shared.members[n]?.contains { $0.kinds.contains(kind) && !$0.member.isProperty } ?? false

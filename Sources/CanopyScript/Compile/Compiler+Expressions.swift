@@ -518,6 +518,9 @@ extension Compiler {
         if let kind = base.type.libraryKind, site[kind] == nil, !hasExtensionMethod(kind, n) {
             return bad(node, "value of type '\(program.name(of: base.type))' has no member '\(n)'")
         }
+        if case .slice = base.type.unwrapped, Compiler.sliceIndexMembers.contains(n) {
+            return bad(node, Compiler.sliceIndexMessage("'\(n)'"))
+        }
         if !site.isEmpty {
             let type = memberType(base.type, n, args: [])
             if case .optional(let inner) = type, inner.isOptional {
@@ -554,7 +557,12 @@ extension Compiler {
             if case .dictionary(let k, _) = receiver { return .array(k) }
         case "values":
             if case .dictionary(_, let v) = receiver { return .array(v) }
-        case "filter", "sorted", "reversed", "shuffled", "dropFirst", "dropLast", "prefix", "suffix", "drop":
+        case "dropFirst", "dropLast", "prefix", "suffix", "drop":
+            if case .string = receiver { return .string }
+            if case .range = receiver { return .array(.int) }
+            if case .array(let e) = receiver { return .slice(e) }
+            return receiver.isKnown ? receiver : .unknown
+        case "filter", "sorted", "reversed", "shuffled":
             if case .string = receiver { return .string }
             if case .dictionary = receiver, n == "filter" { return receiver }
             if case .range = receiver { return .array(.int) }
@@ -617,7 +625,8 @@ extension Compiler {
         default: break
         }
         let index = expr(first.expression, expected: keyType)
-        if case .array(let e) = base.type, index.type == .range { result = .array(e) }
+        if case .array(let e) = base.type, index.type == .range { result = .slice(e) }
+        if case .slice = base.type { return bad(s, Compiler.sliceIndexMessage("a subscript")) }
         var fallback: Expr?
         if args.count == 2, args[1].label?.text == "default" {
             var vt: TypeRef?

@@ -95,4 +95,16 @@ extension Compiler {
     static let localizedStringTypes: Set<String> = [
         "AttributedString", "String", "LocalizedStringKey", "LocalizedStringResource", "Text",
     ]
+
+    /// Members of an `ArraySlice` that depend on its indices, which start at its base array's: refused, since a
+    /// slice is an array indexed from 0 when it runs.
+    static let sliceIndexMembers: Set<String> = [
+        "indices", "startIndex", "endIndex", "firstIndex", "lastIndex", "index", "formIndex", "swapAt", "remove",
+        "insert", "replaceSubrange", "distance",
+    ]
+
+    static func sliceIndexMessage(_ what: String) -> String {
+        "\(what) of an ArraySlice is not part of Canopy's Swift subset: a slice keeps its base array's indices "
+            + "(a[2...] starts at index 2), which Canopy does not model; use Array(slice)"
+    }
 }

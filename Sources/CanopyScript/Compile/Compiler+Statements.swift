@@ -388,7 +388,7 @@ extension Compiler {
     /// The element type of a sequence type.
     func elementType(_ t: TypeRef) -> TypeRef {
         switch t {
-        case .array(let e), .set(let e): return e
+        case .array(let e), .set(let e), .slice(let e): return e
         case .range: return .int
         case .dictionary(let k, let v): return .tuple([k, v], labels: ["key", "value"])
         case .string: return .string

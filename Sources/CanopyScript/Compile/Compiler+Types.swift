@@ -74,6 +74,7 @@ extension Compiler {
         case "Void": return .void
         case "Any", "AnyObject", "AnyHashable", "Never": return .unknown
         case "Array": return .array(args.first ?? .unknown)
+        case "ArraySlice": return .slice(args.first ?? .unknown)
         case "Set": return .set(args.first ?? .unknown)
         case "Optional": return .optional(args.first ?? .unknown)
         case "Dictionary": return .dictionary(args.first ?? .unknown, args.count > 1 ? args[1] : .unknown)

@@ -40,6 +40,7 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
         case .double: return "Double"
         case .string: return "String"
         case .array(let e): return "[\(name(of: e))]"
+        case .slice(let e): return "ArraySlice<\(name(of: e))>"
         case .dictionary(let k, let v): return "[\(name(of: k)): \(name(of: v))]"
         case .set(let e): return "Set<\(name(of: e))>"
         case .optional(let w): return "\(name(of: w))?"

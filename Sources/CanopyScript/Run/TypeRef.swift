@@ -8,6 +8,10 @@ public indirect enum TypeRef: Hashable, Sendable {
     case double
     case string
     case array(TypeRef)
+    /// An `ArraySlice` (`a[1...]`, `a.dropFirst()`): an array when it runs, typed apart because its indices are its
+    /// base array's (`a[1...].indices` is `1..<n`), so the members that depend on them are refused (see
+    /// `Compiler.sliceIndexMembers`).
+    case slice(TypeRef)
     case dictionary(TypeRef, TypeRef)
     case set(TypeRef)
     case optional(TypeRef)
@@ -43,7 +47,7 @@ public indirect enum TypeRef: Hashable, Sendable {
         case .double: return .double
         case .bool: return .bool
         case .string: return .string
-        case .array: return .array
+        case .array, .slice: return .array
         case .dictionary: return .dictionary
         case .set: return .set
         default: return nil

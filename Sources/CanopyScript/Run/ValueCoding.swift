@@ -30,7 +30,7 @@ extension Program {
         case .string:
             if let s = json.string { return .success(.string(s)) }
             return fail("String")
-        case .array(let e), .set(let e):
+        case .array(let e), .set(let e), .slice(let e):
             guard let items = json.array else { return fail(name(of: t)) }
             var out: [Value] = []
             out.reserveCapacity(items.count)
