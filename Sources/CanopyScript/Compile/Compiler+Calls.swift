@@ -316,6 +316,7 @@ extension Compiler {
 
     /// `receiver.name(args)`.
     private func memberCall(_ receiver: Expr, _ n: String, _ args: [ArgSyntax], _ at: SourceLocation, node: FunctionCallExprSyntax) -> Expr {
+        if let why = refusedLibraryMember(n) { return bad(node.calledExpression, why) }
         if isViewType(receiver.type) {
             // A method of the view struct or of `extension View`, else a modifier.
             if case .named(let id) = receiver.type.unwrapped, let f = pick(program.types[id].methods, n, args, skipSelf: true) {

@@ -466,6 +466,7 @@ extension Compiler {
     }
 
     func instanceMember(_ base: Expr, _ n: String, _ node: some SyntaxProtocol, at: SourceLocation) -> Expr {
+        if let why = refusedLibraryMember(n) { return bad(node, why) }
         if base.type == .opaque("Binding") {
             return BindingMemberExpr(at, base: base, name: n, n == "wrappedValue" ? .unknown : .opaque("Binding"))
         }

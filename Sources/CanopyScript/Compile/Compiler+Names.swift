@@ -107,4 +107,19 @@ extension Compiler {
         "\(what) of an ArraySlice is not part of Canopy's Swift subset: a slice keeps its base array's indices "
             + "(a[2...] starts at index 2), which Canopy does not model; use Array(slice)"
     }
+
+    /// Library members left out on purpose, refused by name wherever the receiver's type is not known to be a
+    /// program type that declares one (an unknown receiver would otherwise fault only when the code runs).
+    static let refusedLibraryMembers: [String: String] = [
+        "asciiValue": "'asciiValue' is not part of Canopy's Swift subset: it is a UInt8 in Swift, whose arithmetic traps where Canopy's Int would not",
+        "utf8": "'utf8' is not part of Canopy's Swift subset: its elements are UInt8 in Swift, whose arithmetic traps where Canopy's Int would not",
+        "utf16": "'utf16' is not part of Canopy's Swift subset: its elements are UInt16 in Swift, whose arithmetic traps where Canopy's Int would not",
+        "lazy": "'lazy' sequences are not part of Canopy's Swift subset: their closures run at other times than here; drop '.lazy'",
+    ]
+
+    func refusedLibraryMember(_ n: String) -> String? {
+        guard let why = Compiler.refusedLibraryMembers[n] else { return nil }
+        let declared = program.types.contains { $0.fieldIndex[n] != nil || $0.methods.keys.contains { $0 == n || $0.hasPrefix(n + "(") } }
+        return declared ? nil : why
+    }
 }
