@@ -690,12 +690,20 @@ extension Compiler {
             guard case .property(let p) = c.component else {
                 return bad(c, "only property key paths (\\.name) are part of Canopy's Swift subset")
             }
-            let name = p.declName.baseName.text
+            var name = p.declName.baseName.text
+            // `\.remainder` on `(quotient: Int, remainder: Int)`: the element by its position, as values keep no labels.
+            if case .tuple(let ts, let labels) = current.unwrapped, let i = labels.firstIndex(of: name), i < ts.count {
+                name = String(i)
+            }
             var step = KeyPathStep(name)
             if let proto = protocolOf(current) { step.viaProtocol = staticallyBound(name, in: proto)?.name }
             step.throughProtocol = step.viaProtocol == nil && reachesWitness(current, name)
             steps.append(step)
-            current = name == "self" ? current : memberType(current, name, args: [])
+            if case .tuple(let ts, _) = current.unwrapped, let i = Int(name), i < ts.count {
+                current = ts[i]
+            } else if name != "self" {
+                current = memberType(current, name, args: [])
+            }
         }
         return LiteralExpr(at, .keyPath(steps), .unknown)
     }
