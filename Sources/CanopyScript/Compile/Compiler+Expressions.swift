@@ -610,6 +610,9 @@ extension Compiler {
         let base = expr(s.calledExpression, expected: nil)
         let args = Array(s.arguments)
         guard let first = args.first else { return bad(s, "a subscript needs an index") }
+        if first.label?.text == "keyPath" {
+            return bad(s, "key path subscripts ('value[keyPath: kp]') are not part of Canopy's Swift subset; pass the key path where a function is expected (map(\\.name)) or read the property")
+        }
         if base.type == .opaque("Binding"), args.count == 1 {
             // `$items[i]`: a binding to an element.
             return BindingElementExpr(loc(s), base: base, index: expr(first.expression, expected: nil))

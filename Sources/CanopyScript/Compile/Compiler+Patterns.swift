@@ -66,6 +66,13 @@ extension Compiler {
                     exprPattern(el.expression, subject: i < types.count ? types[i] : .unknown, binding: binding)
                 })
         }
+        if let i = e.as(InfixOperatorExprSyntax.self), let op = i.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
+            op == "..." || op == "..<", i.leftOperand.is(StringLiteralExprSyntax.self),
+            i.rightOperand.is(StringLiteralExprSyntax.self)
+        {
+            let lo = expr(i.leftOperand, expected: .string)
+            return .stringRange(lo, expr(i.rightOperand, expected: .string), closed: op == "...")
+        }
         if let a = e.as(AsExprSyntax.self), let pe = a.expression.as(PatternExprSyntax.self) {
             let t = resolveType(a.type, in: context.selfType, generics: context.generics)
             return .cast(t, pattern(pe.pattern, subject: t, binding: binding))

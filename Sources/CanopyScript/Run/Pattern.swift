@@ -12,6 +12,8 @@ indirect enum Pattern {
     case some(Pattern)
     /// `is T` / `let x as T`.
     case cast(TypeRef, Pattern?)
+    /// `"a"..."z"`, `"0"..<"9"`: a range of characters or strings, compared as Swift compares them.
+    case stringRange(Expr, Expr, closed: Bool)
 
     func match(_ v: Value, _ m: Machine) throws(ScriptFault) -> Bool {
         switch self {
@@ -51,6 +53,10 @@ indirect enum Pattern {
             guard payload.count == values.count else { return false }
             for (p, x) in zip(payload, values) where !(try p.match(x, m)) { return false }
             return true
+        case .stringRange(let lo, let hi, let closed):
+            guard case .string(let x) = v.unboxed, case .string(let l) = try lo.eval(m), case .string(let h) = try hi.eval(m)
+            else { return false }
+            return l <= x && (closed ? x <= h : x < h)
         case .tuple(let ps):
             guard case .tuple(let xs) = v.unboxed, xs.count == ps.count else { return false }
             for (p, x) in zip(ps, xs) where !(try p.match(x, m)) { return false }
