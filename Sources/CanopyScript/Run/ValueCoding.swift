@@ -164,17 +164,58 @@ extension Program {
         }
     }
 
-    /// Encodes a value as JSON.
+    /// How deep `encode(_:)` shows a value: what nests deeper is `{"$truncated":"deeper than 256 levels"}`.
+    package static let shownDepth = 256
+    private static let truncated: JSON = ["$truncated": .string("deeper than \(shownDepth) levels")]
+
+    /// Encodes a value as JSON, as props, traces and keys show it. A class instance crosses as its stored properties,
+    /// and where it contains itself the repetition is `{"$cycle":"Name"}`; arrays and objects nested deeper than
+    /// `shownDepth` are cut (a program tree's state keeps objects as a graph and refuses what is too deep:
+    /// `ObjectGraphEncoder`).
     package func encode(_ v: Value) -> JSON {
+        var path: [ObjectIdentifier] = []
+        let cut = Self.truncated
+        func inline(_ o: Instance, _ depth: Int) -> JSON {
+            let id = ObjectIdentifier(o)
+            if path.contains(id) { return ["$cycle": .string(types[o.type].name)] }
+            path.append(id)
+            defer { path.removeLast() }
+            let fields = Value.record(o.type, o.fields)
+            return (try? encode(fields, depth: depth, maxDepth: Self.shownDepth, beyond: cut, object: inline)) ?? cut
+        }
+        return (try? encode(v, depth: 0, maxDepth: Self.shownDepth, beyond: cut, object: inline)) ?? cut
+    }
+
+    /// Encodes `v`, which `depth` arrays and objects enclose, as JSON: `object` writes each class instance it holds
+    /// (given its depth); an array or object deeper than `maxDepth` is `beyond`, or without it `CodingLimit`.
+    package func encode(
+        _ v: Value, depth: Int, maxDepth: Int, beyond: JSON? = nil, object: (Instance, Int) throws(CodingLimit) -> JSON
+    ) throws(CodingLimit) -> JSON {
+        func inner(_ x: Value) throws(CodingLimit) -> JSON {
+            try encode(x, depth: depth + 1, maxDepth: maxDepth, beyond: beyond, object: object)
+        }
         switch v {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(Int64(i))
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
-        case .array(let a): return .array(a.map(encode))
-        case .set(let s): return .array(s.elements.map(encode))
-        case .tuple(let t): return .array(t.map(encode))
+        case .function, .metatype, .keyPath: return .null
+        case .box(let b): return try encode(b.value, depth: depth, maxDepth: maxDepth, beyond: beyond, object: object)
+        case .cell(let c): return try encode(c.value, depth: depth, maxDepth: maxDepth, beyond: beyond, object: object)
+        case .binding(let b):
+            return try encode(bindingValue(b) ?? .null, depth: depth, maxDepth: maxDepth, beyond: beyond, object: object)
+        case .view(let v): return v.colorJSON(encode) ?? .string(v.type)
+        default: break
+        }
+        guard depth < maxDepth else {
+            if let beyond { return beyond }
+            throw CodingLimit(tooDeep: true, problem: "nests deeper than \(maxDepth) arrays and objects")
+        }
+        switch v {
+        case .array(let a): return .array(try a.map(inner))
+        case .set(let s): return .array(try s.elements.map(inner))
+        case .tuple(let t): return .array(try t.map(inner))
         case .dictionary(let d):
             var members: [(key: String, value: JSON)] = []
             members.reserveCapacity(d.count)
@@ -183,32 +224,29 @@ extension Program {
                 switch d.keys[i] {
                 case .string(let s): key = s
                 case .int(let n): key = String(n)
-                default: key = encode(d.keys[i]).encoded()
+                default: key = try inner(d.keys[i]).encoded()
                 }
-                members.append((key, encode(d.values[i])))
+                members.append((key, try inner(d.values[i])))
             }
             return .object(JSONObject(uniqueMembers: members))
-        case .object(let o):
-            // An object crosses as its stored properties (what it refers to is not kept: see docs/programs.md).
-            return encode(.record(o.type, o.fields))
+        case .object(let o): return try object(o, depth)
         case .record(let t, let fields):
             let info = types[t]
             var members: [(key: String, value: JSON)] = []
-            for (i, f) in info.fields.enumerated() where i < fields.count { members.append((f.name, encode(fields[i]))) }
+            for (i, f) in info.fields.enumerated() where i < fields.count { members.append((f.name, try inner(fields[i]))) }
             return .object(JSONObject(uniqueMembers: members))
         case .enumCase(let t, let c, let payload):
             let info = types[t]
-            if let raw = info.cases[c].rawValue { return encode(raw) }
+            if let raw = info.cases[c].rawValue { return try inner(raw) }
             if payload.isEmpty { return .string(info.cases[c].name) }
-            return ["case": .string(info.cases[c].name), "values": .array(payload.map(encode))]
+            let values = try payload.map { p throws(CodingLimit) in
+                try encode(p, depth: depth + 2, maxDepth: maxDepth, beyond: beyond, object: object)
+            }
+            return ["case": .string(info.cases[c].name), "values": .array(values)]
         case .range(let a, let b, let closed):
             return ["lowerBound": .int(Int64(a)), "upperBound": .int(Int64(closed ? b - 1 : b))]
         case .doubleRange(let a, let b, _): return ["lowerBound": .double(a), "upperBound": .double(b)]
-        case .function, .metatype, .keyPath: return .null
-        case .box(let b): return encode(b.value)
-        case .view(let v): return v.colorJSON(encode) ?? .string(v.type)
-        case .cell(let c): return encode(c.value)
-        case .binding(let b): return encode(bindingValue(b) ?? .null)
+        default: return .null
         }
     }
 
@@ -234,6 +272,19 @@ extension Program {
             }
         case .closures: return nil
         }
+    }
+}
+
+/// Why a value cannot be encoded: it nests too deep, or a state would hold more objects than it may.
+package struct CodingLimit: Error {
+    /// Too deep (else too many objects).
+    package var tooDeep: Bool
+    /// What is over the limit, to follow the thing encoded (`nests deeper than 256 arrays and objects`).
+    package var problem: String
+
+    package init(tooDeep: Bool, problem: String) {
+        self.tooDeep = tooDeep
+        self.problem = problem
     }
 }
 
