@@ -7,16 +7,19 @@ import CanopyCore
 extension Program {
     /// Decodes `json` as a value of type `t`; the error says what did not fit, for `type_mismatch`.
     /// The path to a mismatch (`value.size.width`) is built on the way out of a failure only, so decoding that
-    /// succeeds builds no strings.
-    package func decode(_ json: JSON, as t: TypeRef) -> Result<Value, CodingMismatch> {
+    /// succeeds builds no strings. With `objects` (a program tree's stored state) a class instance is a reference
+    /// into its object table (docs/programs.md, "Objects in state"); without, an object of its stored properties.
+    package func decode(_ json: JSON, as t: TypeRef, objects: ObjectGraphDecoder? = nil) -> Result<Value, CodingMismatch> {
         func fail(_ what: String) -> Result<Value, CodingMismatch> {
             .failure(CodingMismatch(problem: "is \(json.typeName), expected \(what)"))
         }
         switch t {
-        case .unknown, .generic, .opaque: return .success(plain(json))
+        case .unknown, .generic, .opaque:
+            if let objects { return objects.untyped(json) }
+            return .success(plain(json))
         case .optional(let w):
             if json.isNull { return .success(.null) }
-            return decode(json, as: w)
+            return decode(json, as: w, objects: objects)
         case .int:
             if case .int(let i) = json { return .success(.int(Int(i))) }
             if case .double(let d) = json, let i = Int(exactly: d) { return .success(.int(i)) }
@@ -35,7 +38,7 @@ extension Program {
             var out: [Value] = []
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                switch decode(item, as: e) {
+                switch decode(item, as: e, objects: objects) {
                 case .success(let v): out.append(v)
                 case .failure(let f): return .failure(f.inside("[\(i)]"))
                 }
@@ -59,7 +62,7 @@ extension Program {
                     key = .int(i)
                 default: key = .string(m.key)
                 }
-                switch decode(m.value, as: v) {
+                switch decode(m.value, as: v, objects: objects) {
                 case .success(let x): d[key] = x
                 case .failure(let f): return .failure(f.inside("[\"\(m.key)\"]"))
                 }
@@ -69,14 +72,14 @@ extension Program {
             guard let items = json.array, items.count == ts.count else { return fail(name(of: t)) }
             var out: [Value] = []
             for (i, item) in items.enumerated() {
-                switch decode(item, as: ts[i]) {
+                switch decode(item, as: ts[i], objects: objects) {
                 case .success(let v): out.append(v)
                 case .failure(let f): return .failure(f.inside(".\(i)"))
                 }
             }
             return .success(.tuple(out))
         case .named(let id):
-            return decodeNamed(json, types[id])
+            return decodeNamed(json, types[id], objects: objects)
         case .range:
             guard let lo = json["lowerBound"]?.number, let hi = json["upperBound"]?.number, let l = Int(exactly: lo),
                 let h = Int(exactly: hi), l <= h
@@ -87,35 +90,18 @@ extension Program {
         }
     }
 
-    private func decodeNamed(_ json: JSON, _ info: TypeInfo) -> Result<Value, CodingMismatch> {
+    private func decodeNamed(_ json: JSON, _ info: TypeInfo, objects: ObjectGraphDecoder?) -> Result<Value, CodingMismatch> {
         switch info.kind {
         case .structure:
+            if info.isClass, let objects { return objects.reference(json, to: info) }
             guard let o = json.object else {
                 return .failure(CodingMismatch(problem: "is \(json.typeName), expected an object for \(info.name)"))
             }
-            var fields: [Value] = []
-            fields.reserveCapacity(info.fields.count)
-            var matched = 0
-            for f in info.fields {
-                guard let member = o[f.name] else {
-                    if f.type.isOptional {
-                        fields.append(.null)
-                        continue
-                    }
-                    return .failure(CodingMismatch(problem: "has no \"\(f.name)\" for \(info.name)"))
-                }
-                matched += 1
-                switch decode(member, as: f.type) {
-                case .success(let v): fields.append(v)
-                case .failure(let e): return .failure(e.inside(".\(f.name)"))
-                }
+            switch decodeFields(o, of: info, objects: objects) {
+            case .success(let fields) where info.isClass: return .success(.object(Instance(type: info.id, fields: fields)))
+            case .success(let fields): return .success(.record(info.id, fields))
+            case .failure(let e): return .failure(e)
             }
-            // Only look for the unknown member when there is one (the common case builds nothing).
-            if o.count > matched, let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
-                return .failure(CodingMismatch(problem: "has \"\(extra)\", which \(info.name) does not have"))
-            }
-            if info.isClass { return .success(.object(Instance(type: info.id, fields: fields))) }
-            return .success(.record(info.id, fields))
         case .enumeration:
             if info.rawType != nil {
                 let raw = plain(json)
@@ -137,15 +123,45 @@ extension Program {
             }
             var values: [Value] = []
             for (j, p) in payload.enumerated() {
-                switch decode(p, as: c.payloadTypes[j]) {
+                switch decode(p, as: c.payloadTypes[j], objects: objects) {
                 case .success(let v): values.append(v)
                 case .failure(let e): return .failure(e.inside(".values[\(j)]"))
                 }
             }
             return .success(.enumCase(info.id, i, values))
         case .protocolType, .builtin:
+            if let objects { return objects.untyped(json) }
             return .success(plain(json))
         }
+    }
+
+    /// The stored properties of a struct or class from an object of them by name (a missing optional property is
+    /// `nil`; a missing other one, or one the type does not have, is a mismatch).
+    package func decodeFields(_ o: JSONObject, of info: TypeInfo, objects: ObjectGraphDecoder?)
+        -> Result<[Value], CodingMismatch>
+    {
+        var fields: [Value] = []
+        fields.reserveCapacity(info.fields.count)
+        var matched = 0
+        for f in info.fields {
+            guard let member = o[f.name] else {
+                if f.type.isOptional {
+                    fields.append(.null)
+                    continue
+                }
+                return .failure(CodingMismatch(problem: "has no \"\(f.name)\" for \(info.name)"))
+            }
+            matched += 1
+            switch decode(member, as: f.type, objects: objects) {
+            case .success(let v): fields.append(v)
+            case .failure(let e): return .failure(e.inside(".\(f.name)"))
+            }
+        }
+        // Only look for the unknown member when there is one (the common case builds nothing).
+        if o.count > matched, let extra = o.keys.first(where: { info.fieldIndex[$0] == nil }) {
+            return .failure(CodingMismatch(problem: "has \"\(extra)\", which \(info.name) does not have"))
+        }
+        return .success(fields)
     }
 
     /// JSON as a value without a type to guide it (objects become `[String: …]`).
