@@ -35,6 +35,8 @@ package final class Machine {
     package weak var host: (any ViewHost)?
     /// The time and random draws code sees (`InputSource`); `nil`: none, and reading them faults.
     package var inputs: (any InputSource)?
+    /// Where a program tree notes the objects its code assigns properties of (nil: nobody keeps them).
+    package var objectWrites: ObjectWrites?
 
     package init(fuel: Int = 10_000_000, maxDepth: Int = 200, maxCount: Int = 1_000_000) {
         self.fuel = fuel

@@ -79,17 +79,18 @@ final class FieldPlace: Place {
         let name = self.name
         let location = self.location
         try base.modify(m) { (v: inout Value) throws(ScriptFault) in
-            guard try modifyField(&v, index, body) else { throw m.fault("value has no property \(name)", at: location) }
+            guard try modifyField(m, &v, index, body) else { throw m.fault("value has no property \(name)", at: location) }
         }
     }
 }
 
 /// Modifies stored property `index` of the struct in `v` in place (the fields move out, so they have one owner);
 /// false when `v` is not a struct with such a property.
-private func modifyField(_ v: inout Value, _ index: Int, _ body: (inout Value) throws(ScriptFault) -> Void)
-    throws(ScriptFault) -> Bool
-{
+private func modifyField(
+    _ m: Machine, _ v: inout Value, _ index: Int, _ body: (inout Value) throws(ScriptFault) -> Void
+) throws(ScriptFault) -> Bool {
     if case .object(let o) = v.unboxed, index >= 0, index < o.fields.count {
+        m.objectWrites?.note(o)
         try body(&o.fields[index])
         return true
     }
@@ -126,7 +127,7 @@ final class DynamicFieldPlace: Place {
                 return
             }
             let index: Int? = if case .record(let t, _) = v { m.program.types[t].fieldIndex[name] } else { nil }
-            guard let index, try modifyField(&v, index, body) else {
+            guard let index, try modifyField(m, &v, index, body) else {
                 throw m.fault("cannot assign to property \(name) of this value", at: location)
             }
         }
@@ -299,6 +300,7 @@ final class ObjectFieldPlace: Place {
 
     override func modify(_ m: Machine, _ body: (inout Value) throws(ScriptFault) -> Void) throws(ScriptFault) {
         let (o, i) = try slot(m)
+        m.objectWrites?.note(o)
         try body(&o.fields[i])
     }
 }
