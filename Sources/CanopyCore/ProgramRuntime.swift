@@ -3,24 +3,25 @@
 /// protocol machine, as it plugs in a `KeyCompiler` for Swift keys.
 public protocol ProgramRuntime: Sendable {
     /// Compiles `spec.source`, instantiates its root view and runs the creation transaction: the tree at `version`
-    /// and the program that drives it from now on. `cells` restores state (by node and name: a snapshot's cells);
-    /// views whose cells are not given start from their initial values. Nothing is created on error
-    /// (`compile_error` with `diagnostics`, `runtime_error`, `too_expensive`, `bad_message` for an unknown view).
+    /// and the program that drives it from now on. `state` restores cells (by node and name: a snapshot's cells) and
+    /// the objects they refer to; views whose cells are not given start from their initial values. Nothing is created
+    /// on error (`compile_error` with `diagnostics`, `runtime_error`, `too_expensive`, `bad_message` for an unknown
+    /// view or objects that do not fit the program, `too_deep`/`too_large` for a state beyond the limits).
     /// `recorded` restores the inputs bodies ran with (a snapshot's `bodyInputs`); `inputs` gives every transaction
     /// of the tree, the creation included, its time and seed.
     func start(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], inputs: any ProgramInputSource,
         version: Int, limits: Limits, trace: Bool
     ) throws(CanopyError) -> ProgramStart
 }
 
 extension ProgramRuntime {
     /// A start with no recorded inputs and deterministic ones from `SteppedInputs` (tests and tools).
-    public func start(_ spec: ProgramSpec, cells: [StateCell], version: Int, limits: Limits, trace: Bool)
+    public func start(_ spec: ProgramSpec, state: ProgramState, version: Int, limits: Limits, trace: Bool)
         throws(CanopyError) -> ProgramStart
     {
         try start(
-            spec, cells: cells, recorded: [], inputs: SteppedInputs(), version: version, limits: limits, trace: trace)
+            spec, state: state, recorded: [], inputs: SteppedInputs(), version: version, limits: limits, trace: trace)
     }
 }
 
@@ -155,11 +156,14 @@ public struct PreviewContextUse: Sendable, Equatable {
 }
 
 /// The outcome of one transaction: the engine's diff over all its rounds (ops in order, the readers that fired with
-/// their final values, the trace with the program's steps), the cells created, changed or dropped, and warnings
-/// (a loop stopped after 16 rounds), the transaction's inputs, and the bodies' recorded inputs it changed.
+/// their final values, the trace with the program's steps), the cells created, changed or dropped, the objects they
+/// refer to that are new or changed, warnings (a loop stopped after 16 rounds), the transaction's inputs, and the
+/// bodies' recorded inputs it changed.
 public struct ProgramTransaction: Sendable {
     public var diff: Diff
     public var state: [StateCell]
+    /// Entries of the state's object table (`ProgramState.objects`) this transaction adds or replaces.
+    public var objects: JSONObject
     public var warnings: [String]
     /// The time and seed the transaction ran with (a diff's `inputs`).
     public var inputs: ProgramInputs
@@ -167,11 +171,12 @@ public struct ProgramTransaction: Sendable {
     public var bodyInputs: [RecordedInputs]
 
     public init(
-        diff: Diff, state: [StateCell], warnings: [String], inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0),
-        bodyInputs: [RecordedInputs] = []
+        diff: Diff, state: [StateCell], objects: JSONObject = [:], warnings: [String],
+        inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0), bodyInputs: [RecordedInputs] = []
     ) {
         self.diff = diff
         self.state = state
+        self.objects = objects
         self.warnings = warnings
         self.inputs = inputs
         self.bodyInputs = bodyInputs
@@ -182,8 +187,8 @@ public struct ProgramTransaction: Sendable {
 public protocol ProgramInstance: AnyObject, Sendable {
     /// The source, the root view (resolved) and the preview modifiers.
     var spec: ProgramSpec { get }
-    /// Every cell, in tree order of their views.
-    var cells: [StateCell] { get }
+    /// Every cell, in tree order of their views, and the objects they refer to.
+    var state: ProgramState { get }
     /// The inputs each body that read the time or drew random values last ran with, by node.
     var recordedInputs: [RecordedInputs] { get }
     /// The inputs of the last transaction (the creation's at first).

@@ -67,7 +67,7 @@ extension ProtocolMachine {
         return Self.applied(transaction, cause: ["source": .string(source)])
     }
 
-    /// A transaction's diff fields: its cause, `ops`, `changes`, and `state`/`warnings` when not empty.
+    /// A transaction's diff fields: its cause, `ops`, `changes`, and `state`/`objects`/`warnings` when not empty.
     private static func applied(_ t: ProgramTransaction, cause: JSONObject) -> AppliedBatch {
         var fields = cause
         fields["inputs"] = t.inputs.json
@@ -75,6 +75,7 @@ extension ProtocolMachine {
         fields["ops"] = .array(t.diff.ops.map(\.json))
         fields["changes"] = .array(t.diff.changes.map(\.json))
         if !t.state.isEmpty { fields["state"] = .array(t.state.map(\.json)) }
+        if !t.objects.isEmpty { fields["objects"] = .object(t.objects) }
         if !t.warnings.isEmpty { fields["warnings"] = .array(t.warnings.map { .string($0) }) }
         return AppliedBatch(fields: fields, trace: t.diff.trace, opCount: t.diff.ops.count)
     }
@@ -92,11 +93,11 @@ extension ProtocolMachine {
         return try ProgramSpec(json: .object(o))
     }
 
-    /// Starts a program at `version` with `cells`: the tree and the instance that drives it.
-    mutating func startProgram(_ spec: ProgramSpec, cells: [StateCell], version: Int) throws(CanopyError)
+    /// Starts a program at `version` with `state`: the tree and the instance that drives it.
+    mutating func startProgram(_ spec: ProgramSpec, state: ProgramState, version: Int) throws(CanopyError)
         -> (Tree, any ProgramInstance)
     {
-        let start = try Self.launch(spec, cells: cells, recorded: [], version: version, configuration: configuration)
+        let start = try Self.launch(spec, state: state, recorded: [], version: version, configuration: configuration)
         count(previewContextsOf: start.program)
         return (start.tree, start.program)
     }
@@ -110,7 +111,7 @@ extension ProtocolMachine {
 
     /// Starts a program with the configured runtime; callable off the service thread (a restore in the background).
     static func launch(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], version: Int,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], version: Int,
         configuration: HubConfiguration
     ) throws(CanopyError) -> ProgramStart {
         guard let programs = configuration.programs else {
@@ -118,12 +119,13 @@ extension ProtocolMachine {
                 .badMessage, "this daemon runs no program trees (no program runtime is configured)")
         }
         return try programs.start(
-            spec, cells: cells, recorded: recorded, inputs: configuration.programInputs, version: version,
+            spec, state: state, recorded: recorded, inputs: configuration.programInputs, version: version,
             limits: configuration.limits, trace: false)
     }
 
-    /// A program tree as of `version`: the stored spec, cells and bodies' inputs, with the logged diffs after them
-    /// folded in, then started once (the program is deterministic, so that is the tree its clients saw). Counts nothing: the caller
+    /// A program tree as of `version`: the stored spec, state (cells and objects) and bodies' inputs, with the logged
+    /// diffs after them folded in, then started once (the program is deterministic, so that is the tree its clients
+    /// saw). Counts nothing: the caller
     /// does, on the service thread.
     static func restartProgram(
         _ stored: StoredProgram, diffs: some Sequence<JSON>, version: Int, configuration: HubConfiguration
@@ -131,7 +133,7 @@ extension ProtocolMachine {
         var program = stored
         for diff in diffs { try program.fold(diff: diff) }
         return try launch(
-            program.spec, cells: program.cells, recorded: program.bodyInputs, version: version,
+            program.spec, state: program.state, recorded: program.bodyInputs, version: version,
             configuration: configuration)
     }
 }

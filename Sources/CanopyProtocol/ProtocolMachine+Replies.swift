@@ -64,7 +64,9 @@ extension ProtocolMachine {
         var program: JSONObject = [:]
         if let p = channel.program {
             program["program"] = p.spec.json
-            program["state"] = .array(p.cells.map(\.json))
+            let state = p.state
+            program["state"] = .array(state.cells.map(\.json))
+            if !state.objects.isEmpty { program["objects"] = .object(state.objects) }
             program["previewContexts"] = .array(p.previewContexts.map(\.json))
         }
         let tail = SharedTail()

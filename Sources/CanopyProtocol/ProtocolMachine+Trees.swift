@@ -99,7 +99,7 @@ extension ProtocolMachine {
             tree = try prepared.result.get()
         } else if let spec = try Self.programSpec(o) {
             // A compile error (or any failure to start) throws before anything is registered or stored.
-            (tree, program) = try startProgram(spec, cells: [], version: 0)
+            (tree, program) = try startProgram(spec, state: ProgramState(), version: 0)
         } else {
             tree = try Self.dataTree(o, limits: configuration.limits, compiler: configuration.keyCompiler)
         }

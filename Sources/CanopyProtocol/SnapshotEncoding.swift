@@ -1,8 +1,9 @@
 import CanopyCore
 
 /// A tree as a snapshot stores it: `{"keys":[…],"root":{…},"acks":[[client,seq,version],…]}`, and for a program
-/// tree also `"program":{ProgramSpec}`, `"state":[StateCell…]`, `"bodyInputs":[RecordedInputs…]` and the last
-/// transaction's `"inputs"`. `acks` (optional) are the batch identities that
+/// tree also `"program":{ProgramSpec}`, `"state":[StateCell…]`, when the cells refer to class instances
+/// `"objects":{"ID":{"class","fields"}…}` (docs/programs.md, "Objects in state"), `"bodyInputs":[RecordedInputs…]`
+/// and the last transaction's `"inputs"`. `acks` (optional) are the batch identities that
 /// must outlive the log the snapshot compacts (see `AckIndex`). A Swift key is stored as its source
 /// (`{"key","swift"}`) and compiled again when the snapshot is read; a program tree is started again from its spec
 /// and cells (its `keys` and `root` are kept for readers of the store, not read back).
@@ -14,6 +15,7 @@ public enum SnapshotEncoding {
         if let program {
             rest["program"] = program.spec.json
             rest["state"] = .array(program.cells.map(\.json))
+            if !program.state.objects.isEmpty { rest["objects"] = .object(program.state.objects) }
             if !program.bodyInputs.isEmpty { rest["bodyInputs"] = .array(program.bodyInputs.map(\.json)) }
             if let inputs = program.inputs { rest["inputs"] = inputs.json }
         }
@@ -72,11 +74,14 @@ public enum SnapshotEncoding {
     public static func program(of snapshot: JSON) throws(CanopyError) -> StoredProgram? {
         guard let spec = snapshot["program"], !spec.isNull else { return nil }
         let cells = try (snapshot["state"]?.array ?? []).map { j throws(CanopyError) in try StateCell(json: j) }
+        let objects = try ProgramState.objects(in: snapshot["objects"])
         let recorded = try (snapshot["bodyInputs"]?.array ?? []).map { j throws(CanopyError) in
             try RecordedInputs(json: j)
         }
         let inputs = try snapshot["inputs"].map { j throws(CanopyError) in try ProgramInputs(json: j) }
-        return StoredProgram(spec: try ProgramSpec(json: spec), cells: cells, bodyInputs: recorded, inputs: inputs)
+        return StoredProgram(
+            spec: try ProgramSpec(json: spec), state: ProgramState(cells: cells, objects: objects), bodyInputs: recorded,
+            inputs: inputs)
     }
 
     /// The acks of a parsed snapshot.

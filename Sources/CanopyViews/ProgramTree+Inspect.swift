@@ -9,11 +9,16 @@ extension ProgramTree {
         guard let node = nodes[id] else { throw CanopyError(.noSuchNode, "no node \"\(id)\" in this program tree") }
         var out = JSONObject()
         if let inst = node.instance { out["view"] = .string(program.types[inst.typeID].name) }
-        out["cells"] = .array(
-            (node.instance?.cells ?? []).map { ["name": .string($0.name), "value": program.encode($0.box.value)] })
+        let (cells, objects) = inspectedCells(node.instance?.cells ?? [])
+        out["cells"] = .array(cells)
+        if !objects.isEmpty { out["objects"] = .object(objects) }
         readOnly = true
         machine.fuel = limits.fuel
-        defer { readOnly = false }
+        objectWrites.forget()
+        defer {
+            readOnly = false
+            objectWrites.undo()  // nor can it change an object
+        }
         do {
             out["bindings"] = .array(try bindings(of: node))
         } catch {

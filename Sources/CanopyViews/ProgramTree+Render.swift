@@ -161,10 +161,7 @@ extension ProgramTree {
         guard case .record(_, let fields) = inst.record else { return }
         let info = program.types[inst.typeID]
         for (i, f) in info.fields.enumerated() where f.wrapper == "State" {
-            var value = i < fields.count ? fields[i] : .null
-            if let saved = restoring.removeValue(forKey: Self.cellKey(inst.id, f.name)) {
-                if case .success(let v) = program.decode(saved, as: f.type) { value = v }
-            }
+            let value = restoredValue(inst.id, f.name, as: f.type) ?? (i < fields.count ? fields[i] : .null)
             let box = StateBox(.state(node: inst.id, name: f.name), value)
             inst.cells.append((f.name, box))
             log.created.append((inst.id, f.name, box))

@@ -123,15 +123,17 @@ extension ProgramTree {
     }
 
     /// Hot reload: the new source's tree, keeping the cells of views that still exist (by node and name; a cell
-    /// whose value no longer fits its property's type starts over). A source that does not compile changes nothing.
+    /// whose value no longer fits its property's type starts over) and the objects they refer to, read with the new
+    /// classes (one that no longer fits starts over the cells that refer to it). A source that does not compile
+    /// changes nothing.
     func setSource(_ source: String, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
         let next = try ViewRuntime.compile(source)
         try checkNames(next.program)
-        let saved = (compiled, spec, root, rootNode, nodes, instances, previewContexts)
-        let oldCells = cells
+        let old = state
+        let saved = (compiled, spec, root, rootNode, nodes, instances, previewContexts, globalBoxes, objectIDs)
         let oldRoot = tree.root
         func restore() {
-            (compiled, spec, root, rootNode, nodes, instances, previewContexts) = saved
+            (compiled, spec, root, rootNode, nodes, instances, previewContexts, globalBoxes, objectIDs) = saved
             machine.program = compiled.program
         }
         compiled = next
@@ -141,10 +143,10 @@ extension ProgramTree {
         instances = [:]
         begin(trace: trace)
         var outcome = Outcome()
+        var now = ProgramState()
         do throws(CanopyError) {
-            restoring = [:]
-            for c in oldCells { restoring[Self.cellKey(c.node, c.name)] = c.value }
-            defer { restoring = [:] }
+            try beginRestoring(old, strict: false)
+            defer { clearRestoring() }
             globalBoxes = [:]
             try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
@@ -159,12 +161,14 @@ extension ProgramTree {
             rootNode = node
             root = node.instance
             dirty = []
+            try endRestoring()
             var ops: [Op] = next.keys.filter { k in !tree.keys.contains { $0.key == k.key && $0.reducer.swiftSource == source } }
                 .map { .declareKey($0) }
             NodeDiff.tree(old: oldRoot, new: node.fullNode, into: &ops)
             let changes = try apply(ops, &tree, &outcome, trace: trace)
             try script { () throws(ScriptFault) in try perform(changes) }
             try runRounds(&tree, &outcome, trace: trace)
+            now = try encodeState(cellValues, limited: true)
         } catch {
             machine.reset()
             inputs.rollBack()
@@ -172,7 +176,7 @@ extension ProgramTree {
             var rebuilt = tree
             if log.applied {
                 // Ops of the new source were applied: the tree goes back to the old program's rendering.
-                rebuilt = (try? create(cells: oldCells, version: tree.version, trace: false).0) ?? tree
+                rebuilt = (try? create(state: old, version: tree.version, trace: false).0) ?? tree
                 restore()
             }
             tree = rebuilt
@@ -181,15 +185,15 @@ extension ProgramTree {
         // Inputs of bodies the new source does not show are not needed any more.
         inputs.prune { node in node.isEmpty || instances[node] != nil }
         tree.advanceVersion()
-        var result = finish(tree, outcome)
-        // Cells that kept their node and name are not new: report only those whose value changed.
-        let before = Dictionary(oldCells.map { (Self.cellKey($0.node, $0.name), $0.value) }, uniquingKeysWith: { a, _ in a })
-        let now = cells
-        let nowKeys = Set(now.map { Self.cellKey($0.node, $0.name) })
-        result.state = now.filter { before[Self.cellKey($0.node, $0.name)] != $0.value }
-            + oldCells.filter { !nowKeys.contains(Self.cellKey($0.node, $0.name)) }.map {
+        // Cells that kept their node and name are not new: report only those whose value changed; objects likewise.
+        let before = Dictionary(old.cells.map { (Self.cellKey($0.node, $0.name), $0.value) }, uniquingKeysWith: { a, _ in a })
+        let nowKeys = Set(now.cells.map { Self.cellKey($0.node, $0.name) })
+        let cells = now.cells.filter { before[Self.cellKey($0.node, $0.name)] != $0.value }
+            + old.cells.filter { !nowKeys.contains(Self.cellKey($0.node, $0.name)) }.map {
                 StateCell(node: $0.node, name: $0.name, value: .null, dropped: true)
             }
-        return result
+        let stored = Dictionary(old.objects.members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let objects = JSONObject(uniqueMembers: now.objects.members.filter { stored[$0.key] != $0.value })
+        return finish(tree, outcome, (cells, objects))
     }
 }

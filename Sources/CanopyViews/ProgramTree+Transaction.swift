@@ -15,16 +15,17 @@ extension ProgramTree {
         var warnings: [String] = []
     }
 
-    /// Builds the tree: the root view, every body, the engine's first evaluation; a new tree (no `cells`) then runs
-    /// its readers' closures with their first values, as SwiftUI does when views appear.
-    func create(cells: [StateCell], version: Int, trace: Bool) throws(CanopyError) -> (Tree, ProgramTransaction) {
+    /// Builds the tree: the root view, every body, the engine's first evaluation; a new tree (no cells) then runs
+    /// its readers' closures with their first values, as SwiftUI does when views appear. `state` is this program's
+    /// own (a restart, a rollback): objects that do not fit it are `bad_message`.
+    func create(state: ProgramState, version: Int, trace: Bool) throws(CanopyError) -> (Tree, ProgramTransaction) {
         try checkNames(program)
-        restoring = [:]
-        for c in cells where !c.dropped { restoring[Self.cellKey(c.node, c.name)] = c.value }
+        try beginRestoring(state, strict: true)
         begin(trace: trace)
-        defer { restoring = [:] }
+        defer { clearRestoring() }
         var tree: Tree
         var outcome = Outcome()
+        let published: (cells: [StateCell], objects: JSONObject)
         do {
             // The bodies run again as they ran when their inputs were recorded (a restore, a rollback).
             inputs.replaying = true
@@ -39,19 +40,21 @@ extension ProgramTree {
             root = node.instance
             dirty = []
             inputs.replaying = false
+            try endRestoring()
             tree = try Tree(
                 keys: compiled.keys, root: node.fullNode, limits: limits, version: version,
                 compiler: ScriptKeyCompiler())
-            if cells.isEmpty {
+            if state.cells.isEmpty {
                 for r in tree.readers where r.present { outcome.fired.insert(r.reader) }
                 try script { () throws(ScriptFault) in try perform(tree.readers.filter(\.present)) }
                 try runRounds(&tree, &outcome, trace: trace)
             }
+            published = try publish()
         } catch {
             machine.reset()
             throw error
         }
-        return (tree, finish(tree, outcome))
+        return (tree, finish(tree, outcome, published))
     }
 
     /// Runs `body` (a handler) as one transaction on `tree`.
@@ -60,16 +63,18 @@ extension ProgramTree {
     ) throws(CanopyError) -> ProgramTransaction {
         begin(trace: trace)
         var outcome = Outcome()
+        let published: (cells: [StateCell], objects: JSONObject)
         do {
             try body()
             try runRounds(&tree, &outcome, trace: trace)
+            published = try publish()
         } catch {
             machine.reset()
             try rollBack(&tree)
             throw error
         }
         tree.advanceVersion()
-        return finish(tree, outcome)
+        return finish(tree, outcome, published)
     }
 
     func begin(trace: Bool) {
@@ -79,6 +84,7 @@ extension ProgramTree {
         machine.fuel = limits.fuel
         dirty = []
         pendingOnChange = []
+        objectWrites.forget()
     }
 
     /// Runs Swift code, turning its fault into the protocol's error.
@@ -205,47 +211,39 @@ extension ProgramTree {
         }
     }
 
-    /// Puts everything back as it was before the transaction: cell values, then — if bodies ran or ops were
-    /// applied — the instances and the tree, rebuilt from those cells (the program is deterministic).
+    /// Puts everything back as it was before the transaction: cell values and the properties of objects, then — if
+    /// bodies ran or ops were applied — the instances and the tree, rebuilt from those cells (the program is
+    /// deterministic).
     func rollBack(_ tree: inout Tree) throws(CanopyError) {
         inputs.rollBack()
         for (box, v) in log.undo.reversed() { box.value = v }
+        objectWrites.undo()
         for inst in dirty { inst.isDirty = false }
         dirty = []
         guard log.applied || !log.created.isEmpty || !log.dropped.isEmpty else { return }
         let created = Set(log.created.map { ObjectIdentifier($0.box) })
-        var cells = self.cells.filter { c in
+        var values = cellValues.filter { c in
             !log.created.contains { $0.node == c.node && $0.name == c.name }
         }
         for d in log.dropped where !created.contains(ObjectIdentifier(d.box)) {
-            cells.append(StateCell(node: d.node, name: d.name, value: program.encode(d.box.value)))
+            values.append((d.node, d.name, d.box.value))
         }
+        let state = try encodeState(values, limited: false)
         instances = [:]
         nodes = [:]
-        let (rebuilt, _) = try create(cells: cells, version: tree.version, trace: false)
+        let (rebuilt, _) = try create(state: state, version: tree.version, trace: false)
         tree = rebuilt
     }
 
-    /// The transaction's outcome as the protocol reports it.
-    func finish(_ tree: Tree, _ outcome: Outcome) -> ProgramTransaction {
+    /// The transaction's outcome as the protocol reports it, with what it stores (`publish`).
+    func finish(_ tree: Tree, _ outcome: Outcome, _ published: (cells: [StateCell], objects: JSONObject))
+        -> ProgramTransaction
+    {
         let changes = outcome.fired.isEmpty ? [] : tree.readers.filter { outcome.fired.contains($0.reader) }
         let trace: Trace? = log.tracing ? Trace(events: log.trace, summary: outcome.summary) : nil
-        var state: [StateCell] = []
-        let created = Set(log.created.map { ObjectIdentifier($0.box) })
-        let dropped = Set(log.dropped.map { ObjectIdentifier($0.box) })
-        for c in log.created where !dropped.contains(ObjectIdentifier(c.box)) {
-            state.append(StateCell(node: c.node, name: c.name, value: program.encode(c.box.value)))
-        }
-        for (box, _) in log.undo {
-            let id = ObjectIdentifier(box)
-            guard !created.contains(id), !dropped.contains(id), let (node, name) = box.cell else { continue }
-            state.append(StateCell(node: node, name: name, value: program.encode(box.value)))
-        }
-        for d in log.dropped where !created.contains(ObjectIdentifier(d.box)) {
-            state.append(StateCell(node: d.node, name: d.name, value: .null, dropped: true))
-        }
         return ProgramTransaction(
-            diff: Diff(ops: outcome.ops, changes: changes, trace: trace, summary: outcome.summary), state: state,
-            warnings: outcome.warnings, inputs: inputs.transaction, bodyInputs: inputs.changes)
+            diff: Diff(ops: outcome.ops, changes: changes, trace: trace, summary: outcome.summary),
+            state: published.cells, objects: published.objects, warnings: outcome.warnings,
+            inputs: inputs.transaction, bodyInputs: inputs.changes)
     }
 }

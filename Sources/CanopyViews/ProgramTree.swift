@@ -21,6 +21,16 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var current: ViewInstance?
     /// Cells to restore by `cellKey`, consumed as instances appear.
     var restoring: [String: JSON] = [:]
+    /// The objects of the state being restored, which the restored cells refer to.
+    var restoringObjects: ObjectGraphDecoder?
+    /// The state being restored is this program's own: a reference that does not resolve is an error.
+    var restoringStrict = false
+    /// The first cell whose references did not resolve in a strict restore.
+    var restoreProblem: String?
+    /// The ids of the objects the stored state holds (ProgramTree+State).
+    var objectIDs = ObjectIDs()
+    /// The objects the running transaction assigned properties of.
+    let objectWrites = ObjectWrites()
     /// The cells of the program's top-level `var`s, by index (node "" in `cells`).
     var globalBoxes: [Int: StateBox] = [:]
     var log = TransactionLog()
@@ -44,6 +54,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         machine.program = compiled.program
         machine.host = self
         machine.inputs = inputs
+        machine.objectWrites = objectWrites
     }
 
     /// A cell's identity across renders, restarts and sources: its view's node and its property's name.
@@ -61,11 +72,9 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
 
     func globalBox(_ index: Int, name: String, initial: () throws(ScriptFault) -> Value) throws(ScriptFault) -> StateBox {
         if let box = globalBoxes[index] { return box }
-        var value: Value
-        if let saved = restoring.removeValue(forKey: Self.cellKey("", name)),
-            case .success(let v) = program.decode(saved, as: program.globalVariables[index].type)
-        {
-            value = v
+        let value: Value
+        if let restored = restoredValue("", name, as: program.globalVariables[index].type) {
+            value = restored
         } else {
             value = try initial()
         }
@@ -105,28 +114,6 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
 
     var recordedInputs: [RecordedInputs] { inputs.all }
     var transactionInputs: ProgramInputs { inputs.transaction }
-
-    var cells: [StateCell] {
-        var out: [StateCell] = []
-        for (i, g) in program.globalVariables.enumerated() {
-            if let box = globalBoxes[i] { out.append(StateCell(node: "", name: g.name, value: program.encode(box.value))) }
-        }
-        func visit(_ inst: ViewInstance) {
-            for c in inst.cells { out.append(StateCell(node: inst.id, name: c.name, value: program.encode(c.box.value))) }
-            for n in inst.output { visitNode(n) }
-        }
-        func visitNode(_ n: RenderedNode) {
-            // Background and overlay content first, as the modifiers come before the children in a node.
-            for a in n.attached { visitNode(a) }
-            if let i = n.instance {
-                visit(i)
-            } else {
-                for c in n.children { visitNode(c) }
-            }
-        }
-        if let rootNode { visitNode(rootNode) }
-        return out
-    }
 }
 
 /// What a transaction changed, to report it (`state`) or undo it (a fault).

@@ -14,12 +14,12 @@ public struct ViewRuntime: ProgramRuntime {
     public init() {}
 
     public func start(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], inputs: any ProgramInputSource,
         version: Int, limits: Limits, trace: Bool
     ) throws(CanopyError) -> ProgramStart {
         let compiled = try Self.compile(spec.source)
         let program = ProgramTree(compiled: compiled, spec: spec, limits: limits, inputs: inputs, recorded: recorded)
-        let (tree, transaction) = try program.create(cells: cells, version: version, trace: trace)
+        let (tree, transaction) = try program.create(state: state, version: version, trace: trace)
         return ProgramStart(tree: tree, program: program, transaction: transaction)
     }
 

@@ -21,9 +21,10 @@ struct FakeProgramRuntime: ProgramRuntime {
     }
 
     func start(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], inputs: any ProgramInputSource,
         version: Int, limits: Limits, trace: Bool
     ) throws(CanopyError) -> ProgramStart {
+        let cells = state.cells
         let shape = try FakeProgram.Shape(source: spec.source)
         var resolved = spec
         resolved.view = spec.view ?? "ContentView"
@@ -75,8 +76,8 @@ final class FakeProgram: ProgramInstance, @unchecked Sendable {  // confined to 
         self.count = count
     }
 
-    var cells: [StateCell] {
-        shape.hasCell ? [StateCell(node: "root", name: "count", value: .int(count))] : []
+    var state: ProgramState {
+        ProgramState(cells: shape.hasCell ? [StateCell(node: "root", name: "count", value: .int(count))] : [])
     }
 
     var previewContexts: [PreviewContextUse] {

@@ -63,7 +63,7 @@ import Testing
 /// A program runtime whose every program fails to compile.
 struct RefusingRuntime: ProgramRuntime {
     func start(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], inputs: any ProgramInputSource,
         version: Int, limits: Limits, trace: Bool
     ) throws(CanopyError) -> ProgramStart {
         throw CanopyError(

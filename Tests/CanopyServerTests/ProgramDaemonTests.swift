@@ -67,14 +67,14 @@ import Testing
 /// `tap` adds one. Any other source is a `compile_error`.
 struct TapCounterRuntime: ProgramRuntime {
     func start(
-        _ spec: ProgramSpec, cells: [StateCell], recorded: [RecordedInputs], inputs: any ProgramInputSource,
+        _ spec: ProgramSpec, state: ProgramState, recorded: [RecordedInputs], inputs: any ProgramInputSource,
         version: Int, limits: Limits, trace: Bool
     ) throws(CanopyError) -> ProgramStart {
         guard spec.source == "counter" else { throw CanopyError(.compileError, "does not compile") }
         var resolved = spec
         resolved.view = spec.view ?? "ContentView"
         var count: Int64 = 0
-        if case .int(let c)? = cells.first(where: { $0.name == "count" })?.value { count = c }
+        if case .int(let c)? = state.cells.first(where: { $0.name == "count" })?.value { count = c }
         let program = TapCounter(spec: resolved, count: count)
         let root = Node(
             id: "root", type: "VStack",
@@ -99,7 +99,7 @@ final class TapCounter: ProgramInstance, @unchecked Sendable {  // confined to t
         self.count = count
     }
 
-    var cells: [StateCell] { [StateCell(node: "root", name: "count", value: .int(count))] }
+    var state: ProgramState { ProgramState(cells: [StateCell(node: "root", name: "count", value: .int(count))]) }
     var previewContexts: [PreviewContextUse] { [] }
 
     func handle(_ event: ProgramEvent, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {

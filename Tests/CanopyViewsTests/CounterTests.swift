@@ -10,11 +10,11 @@ struct ProgramFixture {
 
     init(
         _ source: String, view: String? = nil, previewModifiers: [String] = [], cells: [StateCell] = [],
-        limits: Limits = .default, trace: Bool = true
+        state: ProgramState? = nil, limits: Limits = .default, trace: Bool = true
     ) throws {
         let start = try ViewRuntime().start(
-            ProgramSpec(source: source, view: view, previewModifiers: previewModifiers), cells: cells, version: 0,
-            limits: limits, trace: trace)
+            ProgramSpec(source: source, view: view, previewModifiers: previewModifiers),
+            state: state ?? ProgramState(cells: cells), version: 0, limits: limits, trace: trace)
         tree = start.tree
         program = start.program
         last = start.transaction
