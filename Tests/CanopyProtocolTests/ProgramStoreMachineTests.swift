@@ -146,6 +146,43 @@ import Testing
         #expect(diff?["inputs"]?["seed"]?.number != nil)
     }
 
+    @Test func foldingALoggedDiffAddsAndReplacesObjectsByID() throws {
+        var program = StoredProgram(
+            spec: ProgramSpec(source: "a"),
+            state: ProgramState(
+                cells: [StateCell(node: "n", name: "a", value: ["$object": 1])],
+                objects: ["1": ["class": "Counter", "fields": ["value": 0]]]))
+        try program.fold(diff: [
+            "state": [["node": "n", "name": "b", "value": ["$object": 2]]],
+            "objects": [
+                "1": ["class": "Counter", "fields": ["value": 5]],
+                "2": ["class": "Counter", "fields": ["value": 7]],
+            ],
+        ])
+        #expect(program.cells.map(\.value) == [["$object": 1], ["$object": 2]])
+        #expect(
+            program.state.objects == [
+                "1": ["class": "Counter", "fields": ["value": 5]], "2": ["class": "Counter", "fields": ["value": 7]],
+            ])
+        #expect(throws: CanopyError.self) { try program.fold(diff: ["objects": [1, 2]]) }
+    }
+
+    @Test func aSnapshotKeepsTheObjectTableNextToTheCellsOnlyWhenThereIsOne() throws {
+        let objects: JSONObject = ["1": ["class": "Node", "fields": ["next": ["$object": 1]]]]
+        let stored = StoredProgram(
+            spec: ProgramSpec(source: "s", view: "V"),
+            state: ProgramState(cells: [StateCell(node: "V", name: "n", value: ["$object": 1])], objects: objects))
+        let tree = try Tree(version: 3)
+        let snapshot = try SnapshotEncoding.parse(SnapshotEncoding.encode(tree, acks: [], program: stored))
+        #expect(snapshot["objects"] == .object(objects))
+        #expect(try SnapshotEncoding.program(of: snapshot) == stored)
+
+        let plain = StoredProgram(spec: ProgramSpec(source: "s"), cells: [StateCell(node: "V", name: "x", value: 1)])
+        let without = try SnapshotEncoding.parse(SnapshotEncoding.encode(tree, acks: [], program: plain))
+        #expect(without["objects"] == nil)
+        #expect(try SnapshotEncoding.program(of: without) == plain)
+    }
+
     @Test func aRollbackStartsTheProgramAgainAtItsDurableVersion() {
         var h = P.created()
         _ = h.commitAll(h.send(1, P.tap(seq: 1)))

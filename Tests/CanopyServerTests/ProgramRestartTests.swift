@@ -102,4 +102,102 @@ import Testing
         #expect(Wire.comparable(restored) == Wire.comparable(saw))
         try second.terminate()
     }
+
+    static let board = """
+        import SwiftUI
+
+        final class Counter {
+            var value = 0
+        }
+
+        final class Node {
+            let name: String
+            var next: Node?
+            var prev: Node?
+            init(_ name: String) { self.name = name }
+        }
+
+        struct Board: View {
+            @State private var a: Counter
+            @State private var b: Counter
+            @State private var last: Node? = nil
+            @State private var taps = 0
+
+            init() {
+                let one = Counter()
+                _a = State(initialValue: one)
+                _b = State(initialValue: one)
+            }
+
+            var body: some View {
+                VStack {
+                    Text("a \\(a.value) b \\(b.value) same \\(a === b) taps \\(taps)")
+                    Text(chain())
+                    Button("Bump a") {
+                        a.value += 1
+                        taps += 1
+                    }
+                    Button("Add") {
+                        let n = Node("n\\(taps)")
+                        n.prev = last
+                        last?.next = n
+                        last = n
+                        taps += 1
+                    }
+                }
+            }
+
+            func chain() -> String {
+                var names: [String] = []
+                var node = last
+                while let n = node {
+                    names.append(n.name)
+                    node = n.prev
+                }
+                return names.joined(separator: ",") + " \\(last?.prev == nil || last?.prev?.next === last)"
+            }
+        }
+        """
+
+    @Test func objectsTwoCellsShareAndACycleSurviveKill9() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try DaemonProcess(folder: folder, config: Self.config)
+        let client = try first.client(name: "board")
+        let created = try client.request(["type": "createTree", "tree": "board", "source": .string(Self.board), "view": "Board"])
+        #expect(created["type"] == "created", "\(created.encoded())")
+        let (bump, add) = ("Board/0:VStack/2:Button", "Board/0:VStack/3:Button")
+        // A snapshot after the sixth; the seventh, which assigns the shared counter's value, is only in the log.
+        for (i, node) in [bump, add, bump, add, add, bump, bump].enumerated() {
+            let reply = try client.request(Wire.event("board", seq: i + 1, node, "tap"))
+            #expect(reply["type"] == "diff", "\(reply.encoded())")
+        }
+        let saw = try client.request(["type": "subscribe", "tree": "board"])
+        #expect(saw["version"] == 7)
+        #expect(Wire.cell(saw, "Board", "a") == ["$object": 1])
+        #expect(Wire.cell(saw, "Board", "b") == ["$object": 1])
+        #expect(saw["objects"]?["1"] == ["class": "Counter", "fields": ["value": 4]])
+        first.kill9()
+
+        let second = try DaemonProcess(folder: folder, config: Self.config)
+        let again = try second.client(name: "board")
+        let restored = try again.request(["type": "subscribe", "tree": "board"])
+        #expect(Wire.comparable(restored) == Wire.comparable(saw), "\(Wire.difference(Wire.comparable(restored), Wire.comparable(saw)) ?? "")")
+        // Through `a`, read through `b`; one more node linked to the restored ones.
+        _ = try again.request(Wire.event("board", seq: 8, bump, "tap"))
+        _ = try again.request(Wire.event("board", seq: 9, add, "tap"))
+        let now = try again.request(["type": "subscribe", "tree": "board"])
+        func text(_ id: String) -> JSON? {
+            func find(_ n: JSON?) -> JSON? {
+                if n?["id"]?.string == id { return n?["props"]?["text"] }
+                for c in n?["children"]?.array ?? [] { if let t = find(c) { return t } }
+                return nil
+            }
+            return find(now["root"])
+        }
+        #expect(text("Board/0:VStack/0:Text") == "a 5 b 5 same true taps 9")
+        #expect(text("Board/0:VStack/1:Text") == "n8,n4,n3,n1 true")
+        try second.terminate()
+    }
 }
+
