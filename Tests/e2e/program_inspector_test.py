@@ -7,7 +7,7 @@ Starts canopyd on a free port with a fresh data directory (so the example trees 
 inspector in two browsers (A and B) and drives the live view of the programs with real keystrokes and clicks: typing
 in one browser shows in the other, a focused field keeps its caret while the other browser types, controls work,
 setSource from the Source tab (a compile error, then a hot reload), the Why it ran tab, a tree created from pasted
-source, the tree list against the header, and the demo page of the client library. It measures how long a keystroke
+source, two cells sharing one object shown once in the State tab, the tree list against the header, and the demo page of the client library. It measures how long a keystroke
 typed in A takes until B has drawn it and writes the numbers to ARTIFACTS_DIR/keystrokes.json (default
 artifacts/program-inspector), with screenshots. Exits non-zero if any check fails; every failure is printed with its
 detail.
@@ -742,6 +742,68 @@ class Run:
               not js(A, "return !!document.querySelector('#tree-list li[data-tree=\"broken-counter\"]')")
               and js(A, "return window.canopyInspector.state.replica?.tree") == tree)
 
+    # 8. Objects in state: two cells sharing one object, shown once in the State tab.
+    def objects(self):
+        A, B = self.A, self.B
+        source = "\n".join([
+            "import SwiftUI",
+            "",
+            "final class Counter {",
+            "    var value = 0",
+            "}",
+            "",
+            "struct SharedCounter: View {",
+            "    @State private var a: Counter",
+            "    @State private var b: Counter",
+            "    @State private var taps = 0",
+            "",
+            "    init() {",
+            "        let one = Counter()",
+            "        _a = State(initialValue: one)",
+            "        _b = State(initialValue: one)",
+            "    }",
+            "",
+            "    var body: some View {",
+            "        VStack {",
+            '            Text("a \\(a.value) b \\(b.value) taps \\(taps)")',
+            '            Button("Bump a") {',
+            "                a.value += 1",
+            "                taps += 1",
+            "            }",
+            "        }",
+            "    }",
+            "}",
+            ""])
+        tree = "shared-counter"
+        admin = Client(self.port, "objects-admin")
+        created = admin.request({"type": "createTree", "tree": tree, "source": source, "view": "SharedCounter"})
+        admin.close()
+        check("the daemon creates a program whose two cells share one object", created.get("type") == "created", created)
+        label, button = "SharedCounter/0:VStack/0:Text", "SharedCounter/0:VStack/1:Button"
+        for d in (A, B):
+            open_program(d, tree, button)
+        press(A, f'#preview button.pv-button[data-node="{button}"]')
+        check("a tap through one cell shows through the other in both browsers",
+              wait_until(lambda: shown(A, label) == "a 1 b 1 taps 1" and shown(B, label) == "a 1 b 1 taps 1"),
+              (shown(A, label), shown(B, label)))
+        snap = snapshot(self.port, tree)
+        check("the daemon's snapshot has both cells refer to object 1, stored once",
+              cell({"cells": snap.get("state") or []}, "SharedCounter", "a") == {"$object": 1}
+              and cell({"cells": snap.get("state") or []}, "SharedCounter", "b") == {"$object": 1}
+              and snap.get("objects") == {"1": {"class": "Counter", "fields": {"value": 1}}}, snap.get("objects"))
+        tab(B, "state")
+        rows = """return [...document.querySelectorAll('#all-objects tbody tr')].map(tr =>
+            [...tr.querySelectorAll('td')].map(td => td.textContent))"""
+        check("B's State tab lists the object once, with its class and its properties after A's tap",
+              wait_until(lambda: js(B, rows) == [["$object 1", "Counter", '{"value":1}']]), js(B, rows))
+        self.shot(B, "program-objects.png")
+        objects = "return JSON.stringify(window.canopyInspector.state.replica.reachableObjects())"
+        for who, d in (("A", A), ("B", B)):
+            check(f"{who}'s replica holds the daemon's objects (the snapshot's, then the diff's entries)",
+                  json.loads(js(d, objects) or "[]") == [["1", {"class": "Counter", "fields": {"value": 1}}]],
+                  js(d, objects))
+            check(f"{who}'s replica equals the daemon's tree", same_as_daemon(d, self.port, tree))
+
     # 10. Keystroke latency: typed in A, drawn in B.
     def keystrokes(self):
         A, B = self.A, self.B
@@ -821,7 +883,8 @@ def main():
         run = Run(daemon, a, b, artifacts)
         parts = [("typing together", run.typing_together), ("focus and caret", run.focus_and_caret),
                  ("why it ran", run.why_it_ran), ("source", run.source), ("demo page", run.demo_page),
-                 ("controls", run.controls), ("new tree", run.new_tree), ("keystrokes", run.keystrokes)]
+                 ("controls", run.controls), ("new tree", run.new_tree), ("objects", run.objects),
+                 ("keystrokes", run.keystrokes)]
         for name, part in parts:
             try:
                 part()

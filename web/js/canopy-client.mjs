@@ -211,6 +211,8 @@ export class Replica {
         this.program = snapshot.program ? { ...snapshot.program } : null;
         this.cells = new Map();
         for (const c of snapshot.state || []) this.cells.set(cellKey(c.node, c.name), { node: c.node, name: c.name, value: c.value });
+        // The class instances the cells refer to as {"$object":ID}, by id (docs/programs.md, "Objects in state").
+        this.objects = new Map(Object.entries(snapshot.objects || {}));
         this.previewContexts = snapshot.previewContexts || [];
     }
 
@@ -225,6 +227,28 @@ export class Replica {
 
     node(id) {
         return this.nodes.get(id);
+    }
+
+    /** The objects the cells reach, by id in numeric order: `[[id, {class, fields}]…]`. */
+    reachableObjects() {
+        const seen = new Set();
+        const work = [...this.cells.values()].map((c) => c.value);
+        while (work.length) {
+            const v = work.pop();
+            if (v === null || typeof v !== 'object') continue;
+            const keys = Array.isArray(v) ? null : Object.keys(v);
+            if (keys && keys.length === 1 && keys[0] === '$object') {
+                const id = String(v.$object);
+                const entry = this.objects.get(id);
+                if (entry && !seen.has(id)) {
+                    seen.add(id);
+                    work.push(entry.fields);
+                }
+                continue;
+            }
+            for (const x of Array.isArray(v) ? v : Object.values(v)) work.push(x);
+        }
+        return [...seen].sort((a, b) => Number(a) - Number(b)).map((id) => [id, this.objects.get(id)]);
     }
 
     /** The `@State` cells of the view instance at `id`, in the order the daemon listed them. */
@@ -317,6 +341,7 @@ export class Replica {
             else this.cells.set(cellKey(c.node, c.name), { node: c.node, name: c.name, value: c.value });
             touched.add(c.node);
         }
+        for (const [id, entry] of Object.entries(diff.objects || {})) this.objects.set(id, entry);
         if (typeof diff.source === 'string' && this.program) this.program = { ...this.program, source: diff.source };
         this.version = diff.version;
         // A row's look depends on its node: bump the revision of every node whose row may have changed.

@@ -36,7 +36,21 @@ export function renderState(el, ctx) {
             h('thead', {}, h('tr', {}, h('th', {}, 'view'), h('th', {}, 'cell'), h('th', {}, 'value'))),
             h('tbody', {}, [...replica.cells.values()].map((c) => h('tr', { class: c.node === id ? 'selected' : '', dataset: { node: c.node, name: c.name } },
                 h('td', {}, nodeLink(ctx, c.node, leaf(c.node))), h('td', {}, c.name), h('td', { class: 'value' }, short(c.value, 60))))))
-            : h('p', { class: 'note' }, 'No view of this program has @State.'));
+            : h('p', { class: 'note' }, 'No view of this program has @State.'),
+        objectsSection(replica));
+}
+
+/** The objects the cells refer to as {"$object":ID}: each once, with its class and stored properties. */
+function objectsSection(replica) {
+    const objects = replica.reachableObjects();
+    if (!objects.length) return null;
+    return [
+        h('h4', {}, `Objects the cells refer to (${objects.length})`),
+        h('table', { class: 'grid', id: 'all-objects' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'id'), h('th', {}, 'class'), h('th', {}, 'properties'))),
+            h('tbody', {}, objects.map(([id, o]) => h('tr', { dataset: { object: id } },
+                h('td', {}, `$object ${id}`), h('td', {}, o.class), h('td', { class: 'value' }, short(o.fields, 80)))))),
+    ];
 }
 
 function nodeState(ctx, replica, id, inspected) {
