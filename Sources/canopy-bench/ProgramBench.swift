@@ -117,7 +117,7 @@ enum ProgramBench {
         let shown = timed.tree.node(label)?.props["text"]?.string
         let countOK = shown == "\(expected) fields need attention"
         // A tree built afresh from the cells equals the one the keystrokes' ops made.
-        let fresh = try? runtime.start(spec, cells: timed.program.cells, version: 0, limits: .default, trace: false)
+        let fresh = try? runtime.start(spec, state: timed.program.state, version: 0, limits: .default, trace: false)
         let rebuilt = fresh?.tree.root == timed.tree.root
         say()
         say("verification: traced and untraced runs give the same tree: \(same ? "yes" : "NO"); the form shows "
