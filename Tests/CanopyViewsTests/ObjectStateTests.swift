@@ -272,6 +272,20 @@ import Testing
         #expect(p.node(Self.label)?.props["text"] == "a 2 b 2 same true taps 2")
     }
 
+    @Test func aHotReloadStartsOverTheCellsWhoseObjectsNoLongerFit() throws {
+        var p = try ProgramFixture(Self.shared, view: "Shared")
+        try p.send(Self.bump, "tap")
+        // `value` is now a String: the stored Counter does not decode, so both cells that share it start over.
+        let next = Self.shared.replacingAll("var value = 0", with: "var value = \"\"").replacingAll(
+            "a.value += 1", with: "a.value += \"!\"")
+        let t = try p.program.setSource(next, tree: &p.tree, trace: false)
+        #expect(p.node(Self.label)?.props["text"] == "a  b  same true taps 1")
+        #expect(t.state.map(\.name) == ["a", "b"])
+        #expect(t.objects == ["2": ["class": "Counter", "fields": ["value": ""]]])
+        try p.send(Self.bump, "tap")
+        #expect(p.node(Self.label)?.props["text"] == "a ! b ! same true taps 2")
+    }
+
     @Test func aStateTooDeepToStoreIsRefusedAndChangesNothing() throws {
         let source = """
             import SwiftUI
@@ -371,6 +385,13 @@ import Testing
         let p = try ProgramFixture(Self.zoo, view: "Zoo", state: old)
         #expect(p.node("Zoo/0:VStack/0:Text")?.props["text"] == "old ... false -1")
         #expect(p.program.state.objects == ["1": ["class": "Animal", "fields": ["name": "old"]]])
+    }
+}
+
+extension String {
+    /// This text with every `target` replaced.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
 
