@@ -19,8 +19,9 @@ Scenarios, in order, on the same cluster (each restores a full cluster after its
                         created when sent again), never refused as existing
   recreate              a tree deleted through a follower and created again through a third daemon as soon as it
                         has read the deletion (five times): created, never refused as existing
-  stale owner           SIGSTOP of the owner for 3 x lease_seconds while another daemon takes over; edits sent to
-                        the stale daemon are never committed divergently and succeed once it follows again
+  stale owner           SIGSTOP of the owner until another daemon took over (an edit through it acknowledged), and
+                        for at least 3 x lease_seconds; edits sent to the stale daemon are never committed
+                        divergently and succeed once it follows again
   restart from nothing  SIGTERM d3, delete its data, 30 edits via d1, start d3: it serves every tree at the same
                         version with the same snapshot
   stream audit          after each scenario and at the end, each tree's subject in CANOPY_TREES read directly
@@ -41,9 +42,10 @@ On a failure the tail of each daemon log is printed. Environment: CLUSTER_TEST_L
 usual order); CLUSTER_TEST_SELFCHECK=1 runs only the converge scenario against one plain (single-node) daemon
 standing in for d1, d2 and d3, which checks this script's own clients and checks without NATS.
 
-Every wait is for a state, with a deadline; the only fixed wait is the stale-owner scenario's SIGSTOP, whose
-length is the scenario. Everything started here is killed at the end, also on an exception (and the daemons get
-PR_SET_PDEATHSIG, the cluster script --exit-on-eof, should this script itself be killed).
+Every wait is for a state, with a deadline; the stale-owner scenario's SIGSTOP also lasts at least 3 x lease_seconds
+(so that the owner's lease has long expired when it runs again: that is the scenario). Everything started here is
+killed at the end, also on an exception (and the daemons get PR_SET_PDEATHSIG, the cluster script --exit-on-eof,
+should this script itself be killed).
 """
 import asyncio
 import base64
@@ -70,6 +72,10 @@ LEASE_SECONDS = 2
 # daemon may take to answer at all (a forwarded batch: up to 2 x lease + 10 s, then `unavailable`; docs/cluster.md),
 # so a silence this long is a lost answer, and is reported as one.
 ATTEMPT_SECONDS = 2 * LEASE_SECONDS + 10 + 6
+# How long the stale-owner scenario keeps the owner stopped at most, waiting for another daemon to take over: far
+# above what that takes (docs/cluster.md): the lease expires at most lease_seconds after the stop, another daemon takes
+# it a moment later, and a forwarded edit that was waiting for the stopped owner is sent again within 2 s: about 4.5 s.
+TAKEOVER_SECONDS = 30
 STREAM = "CANOPY_TREES"
 LEASES = "KV_canopy-owners"  # the lease bucket's stream
 NAMES = ("d1", "d2", "d3")
@@ -939,7 +945,8 @@ async def scenario_recreate(env):
 
 
 async def scenario_stale_owner(env):
-    """SIGSTOP of the owner for 3 x lease_seconds; another daemon takes over; the stale one must not diverge."""
+    """SIGSTOP of the owner until another daemon took over, at least 3 x lease_seconds; the stale one must not
+    diverge."""
     d1, d2, d3 = env.daemons
     tree = "stale-owner"
     await env.create(d1, tree)  # d1 owns it
@@ -957,17 +964,24 @@ async def scenario_stale_owner(env):
         version_at_stop = max(x["version"] for x in a.acks.values())
         d1.pause()
         t_stop = now()
-        say(f"  SIGSTOP d1 (the owner) at version {version_at_stop}, for {3 * LEASE_SECONDS} s")
+        say(f"  SIGSTOP d1 (the owner) at version {version_at_stop}, for {3 * LEASE_SECONDS} s and until another "
+            f"daemon took over (at most {TAKEOVER_SECONDS} s)")
         # The stale daemon's client sends while it is stopped: the kernel keeps the edit until it runs again.
-        task_b = asyncio.create_task(b.edit(1, [{"op": "setProps", "node": "root", "props": {"b1": 1}}], timeout=60))
-        await wait_until(lambda: now() - t_stop >= 3 * LEASE_SECONDS or task_a.done(), 3 * LEASE_SECONDS + 1,
-                         "the stop's length")  # the scenario's fixed SIGSTOP
+        task_b = asyncio.create_task(b.edit(1, [{"op": "setProps", "node": "root", "props": {"b1": 1}}],
+                                            timeout=TAKEOVER_SECONDS + 60))
+        # d1 stays stopped until an edit d2's client sent after the stop is acknowledged — another daemon owns the
+        # tree: the takeover, seen as a state — and for at least 3 x lease_seconds, so that d1 runs again long after
+        # its lease expired, believing it still owns the tree.
+        while not ((now() - t_stop >= 3 * LEASE_SECONDS and a.acked_after(t_stop)) or task_a.done()
+                   or now() - t_stop >= TAKEOVER_SECONDS):
+            await asyncio.sleep(0.02)
         if task_a.done():
             task_a.result()
         taken_over = a.acked_after(t_stop)
         around = [(q, round(a.sent_at[q] - t_stop, 2), round(a.acked_at[q] - t_stop, 2) if q in a.acked_at else None)
                   for q in sorted(a.sent_at)[-3:]]
-        check("stale owner: another daemon took over while d1 was stopped (edits acknowledged before SIGCONT)",
+        check(f"stale owner: another daemon took over while d1 was stopped (an edit sent after the stop "
+              f"acknowledged within {TAKEOVER_SECONDS} s, before SIGCONT)",
               bool(taken_over), f"{len(a.acks)} acks, none for an edit sent after the stop; d2's client's edits "
               f"around the stop (seq, sent, acknowledged; seconds after the stop): {around}")
         if taken_over:
