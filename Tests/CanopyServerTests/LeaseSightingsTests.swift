@@ -3,36 +3,43 @@ import Testing
 
 @testable import CanopyServer
 
-/// The lease keeper asks the bucket only about leases that may be free: what its watch saw decides.
+/// The lease keeper asks the bucket only about leases that may be free, from when they may be: what its watch saw
+/// decides.
 struct LeaseSightingsTests {
     let me = Array("d1".utf8)
     let other = Array("d2".utf8)
 
-    @Test func withoutAWatchEveryLeaseMayBeFree() {
+    @Test func withoutAWatchEveryLeaseMayBeFreeAtAnyTime() {
         var sightings = LeaseSightings()
         sightings.saw(KeyValueChange(key: "t", value: other, revision: 1), at: 0)
-        #expect(sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 0))
+        #expect(sightings.freeFrom("t", name: me, leaseSeconds: 3) == -.infinity)
     }
 
-    @Test func aLeaseRenewedWithinTheLeaseTimeByAnotherDaemonIsNotAskedAbout() {
+    @Test func aLeaseRenewedByAnotherDaemonMayBeFreeALeaseTimeAfterItsLastRenewalSeen() {
         var sightings = LeaseSightings()
         sightings.started()
         sightings.saw(KeyValueChange(key: "t", value: other, revision: 1), at: 10)
-        #expect(!sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 12.9))
-        #expect(sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 13), "not renewed for a lease time")
-        sightings.saw(KeyValueChange(key: "t", value: other, revision: 2), at: 13.5)
-        #expect(!sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 14), "renewed")
+        #expect(sightings.freeFrom("t", name: me, leaseSeconds: 3) == 13)
+        sightings.saw(KeyValueChange(key: "t", value: other, revision: 2), at: 10.7)
+        #expect(sightings.freeFrom("t", name: me, leaseSeconds: 3) == 13.7, "renewed: due later")
     }
 
-    @Test func unseenDeletedEmptyAndOwnLeasesMayBeFree() {
+    @Test func aDeletedOrEmptiedLeaseMayBeFreeFromWhenThatWasSeen() {
         var sightings = LeaseSightings()
         sightings.started()
-        sightings.saw(KeyValueChange(key: "deleted", value: nil, revision: 1), at: 10)
-        sightings.saw(KeyValueChange(key: "empty", value: [], revision: 2), at: 10)
-        sightings.saw(KeyValueChange(key: "mine", value: me, revision: 3), at: 10)
-        for tree in ["unseen", "deleted", "empty", "mine"] {
-            #expect(sightings.mayBeFree(tree, name: me, leaseSeconds: 3, now: 10), "\(tree)")
-        }
+        sightings.saw(KeyValueChange(key: "deleted", value: other, revision: 1), at: 10)
+        sightings.saw(KeyValueChange(key: "deleted", value: nil, revision: 2), at: 11)
+        sightings.saw(KeyValueChange(key: "empty", value: [], revision: 3), at: 12)
+        #expect(sightings.freeFrom("deleted", name: me, leaseSeconds: 3) == 11)
+        #expect(sightings.freeFrom("empty", name: me, leaseSeconds: 3) == 12)
+    }
+
+    @Test func unseenAndOwnLeasesMayBeFreeAtAnyTime() {
+        var sightings = LeaseSightings()
+        sightings.started()
+        sightings.saw(KeyValueChange(key: "mine", value: me, revision: 1), at: 10)
+        #expect(sightings.freeFrom("unseen", name: me, leaseSeconds: 3) == -.infinity)
+        #expect(sightings.freeFrom("mine", name: me, leaseSeconds: 3) == -.infinity, "a previous life's")
     }
 
     @Test func aLostWatchForgetsWhatItSaw() {
@@ -41,8 +48,8 @@ struct LeaseSightingsTests {
         sightings.saw(KeyValueChange(key: "t", value: other, revision: 1), at: 10)
         sightings.lost()
         #expect(!sightings.watching)
-        #expect(sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 10))
+        #expect(sightings.freeFrom("t", name: me, leaseSeconds: 3) == -.infinity)
         sightings.started()
-        #expect(sightings.mayBeFree("t", name: me, leaseSeconds: 3, now: 10), "not seen by the new watch yet")
+        #expect(sightings.freeFrom("t", name: me, leaseSeconds: 3) == -.infinity, "not seen by the new watch yet")
     }
 }
