@@ -227,7 +227,7 @@ extension Compiler {
             guard let baseSyntax = m.base else { return implicitCall(n, args, c, expected: expected) }
             if let direct = superOrSelfInit(baseSyntax, n, args, at) { return direct }
             if let target = typeTarget(baseSyntax) { return staticCall(target, n, args, c, expected: expected) }
-            let receiver = expr(baseSyntax, expected: nil)
+            let receiver = expr(baseSyntax, expected: implicitChainExpectation(baseSyntax, expected))
             return memberCall(receiver, n, args, at, node: c)
         }
         if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1,
@@ -377,7 +377,7 @@ extension Compiler {
                 }
                 return takesElement && (a.label == nil || a.label == "of") ? element.expectation : nil
             }
-            compiled = plainArguments(args, expected: expectedArgs)
+            compiled = plainArguments(args, expected: extensionArgumentTypes(receiver.type, n, args.map(\.label)) ?? expectedArgs)
         }
         if site.isEmpty, !hasUserMethod(n), !Library.shared.hasMember(n) {
             return bad(node.calledExpression, "value of type '\(program.name(of: receiver.type))' has no member '\(n)'")
