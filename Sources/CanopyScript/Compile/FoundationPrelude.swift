@@ -1,6 +1,7 @@
 /// Foundation's value types that real SwiftUI code uses, written in Swift over a few natives
 /// (`Library+Date.swift`, `Library+DateFormat.swift`): `Date`, `UUID`, `TimeZone`, `Locale`, `Calendar`,
-/// `DateComponents`, `DateFormatter` and `Date.FormatStyle`. Compiled only with programs that name one of them.
+/// `DateComponents`, `DateFormatter` and `Date.FormatStyle`; `NSNumber`, `NumberFormatter` and the numbers'
+/// `formatted()` (`Library+NumberFormat.swift`). Compiled only with programs that name one of them.
 ///
 /// Deterministic by construction (docs/programs.md, "Foundation values"): `Date()` is the transaction's time and
 /// `UUID()` draws from the transaction's generator, both recorded with it; calendars are Gregorian, and the only
@@ -8,7 +9,7 @@
 enum FoundationPrelude {
     /// Whether `source` may use one of these types (a cheap textual test: the prelude costs compile time).
     static func isNeeded(by source: String) -> Bool {
-        ["Date", "UUID", "Calendar", "TimeZone", "Locale", "Formatter", "FormatStyle"].contains { source.contains($0) }
+        ["Date", "UUID", "Calendar", "TimeZone", "Locale", "Formatter", "FormatStyle", "formatted", "NSNumber"].contains { source.contains($0) }
     }
 
     static let source = """
@@ -228,6 +229,158 @@ enum FoundationPrelude {
                 }
                 return __foundationFormat(date.timeIntervalSinceReferenceDate, __foundationJoin(datePattern, timePattern, dateStyle == .short))
             }
+        }
+
+        // Numbers, laid out by `__numberFormat` with the ICU settings swift-corelibs-foundation ends up with.
+        class NSNumber: CustomStringConvertible {
+            let __value: Any
+            init(value: Any) { __value = __numberValue(value) }
+            var intValue: Int { __numberInt(__value) }
+            var doubleValue: Double { __numberDouble(__value) }
+            var description: String { __foundationUnsupported("printing an NSNumber") }
+        }
+
+        class NumberFormatter {
+            enum Style: Int, Equatable, Hashable {
+                case none = 0
+                case decimal = 1
+                case currency = 2
+                case percent = 3
+                case scientific = 4
+            }
+            enum RoundingMode: Int, Equatable, Hashable { case ceiling, floor, down, up, halfEven, halfDown, halfUp }
+            var numberStyle: Style = .none
+            var locale: Locale = Locale.current
+            var roundingMode: RoundingMode = .halfEven
+            var groupingSeparator: String? = ","
+            var decimalSeparator: String? = "."
+            var __minimumIntegerDigits: Int? = nil
+            var __maximumIntegerDigits: Int? = nil
+            var __minimumFractionDigits: Int? = nil
+            var __maximumFractionDigits: Int? = nil
+            var __usesGroupingSeparator: Bool? = nil
+            init() {}
+            // What each property reads before it is set: swift-corelibs-foundation's defaults for the style.
+            var minimumIntegerDigits: Int {
+                get { __minimumIntegerDigits ?? 1 }
+                set { __minimumIntegerDigits = newValue }
+            }
+            var maximumIntegerDigits: Int {
+                get { __maximumIntegerDigits ?? (numberStyle == .none ? 42 : numberStyle == .scientific ? 1 : 2000000000) }
+                set { __maximumIntegerDigits = newValue }
+            }
+            var minimumFractionDigits: Int {
+                get { __minimumFractionDigits ?? (numberStyle == .currency ? 2 : 0) }
+                set { __minimumFractionDigits = newValue }
+            }
+            var maximumFractionDigits: Int {
+                get { __maximumFractionDigits ?? (numberStyle == .currency ? 2 : numberStyle == .decimal ? 3 : 0) }
+                set { __maximumFractionDigits = newValue }
+            }
+            var usesGroupingSeparator: Bool {
+                get { __usesGroupingSeparator ?? (numberStyle != .none && numberStyle != .scientific) }
+                set { __usesGroupingSeparator = newValue }
+            }
+            func string(from number: NSNumber) -> String? { __format(number.__value) }
+            func string(for value: Any?) -> String? {
+                if let n = value as? NSNumber { return __format(n.__value) }
+                guard let v = value, __numberIsNumber(v) else { return nil }
+                return __format(__numberValue(v))
+            }
+            func number(from string: String) -> NSNumber? {
+                __foundationUnsupported("NumberFormatter.number(from:) (ICU's parsing is not reproduced)")
+            }
+            // The settings corelibs gives ICU: the style's pattern, then the digits that were set, in this order,
+            // each raising or lowering its partner as ICU does; the maximum fraction digits only when the minimum
+            // (set or the style's) is 0 (corelibs' `if minimumFractionDigits <= 0`).
+            func __format(_ value: Any) -> String {
+                let style = numberStyle
+                var minInt = 1
+                var maxInt = style == .none ? 42 : style == .scientific ? 1 : 2000000000
+                var minFraction = style == .currency ? 2 : style == .scientific ? 6 : 0
+                var maxFraction = style == .currency ? 2 : style == .decimal || style == .scientific ? 6 : 0
+                let digits = [__minimumIntegerDigits, __maximumIntegerDigits, __minimumFractionDigits, __maximumFractionDigits]
+                for d in digits {
+                    if let d = d, d < 0 { __foundationUnsupported("a negative number of digits in a NumberFormatter") }
+                }
+                if style == .scientific && (__minimumIntegerDigits != nil || __maximumIntegerDigits != nil) {
+                    __foundationUnsupported("integer digits of a scientific NumberFormatter")
+                }
+                if let v = __minimumIntegerDigits {
+                    minInt = v
+                    if maxInt < v { maxInt = v }
+                }
+                if let v = __maximumIntegerDigits {
+                    maxInt = v
+                    if minInt > v { minInt = v }
+                }
+                if let v = __minimumFractionDigits {
+                    minFraction = v
+                    if maxFraction < v { maxFraction = v }
+                }
+                if minimumFractionDigits <= 0 {
+                    maxFraction = maximumFractionDigits
+                    if minFraction > maxFraction { minFraction = maxFraction }
+                }
+                let grouping = usesGroupingSeparator && style != .none && style != .scientific ? 3 : 0
+                let settings = [style == .percent ? 1 : 0, minInt, maxInt, minFraction, maxFraction, grouping, roundingMode.rawValue, style == .scientific ? 1 : 0, 0]
+                let prefix = style == .currency ? "$\\u{00A0}" : ""
+                let suffix = style == .percent ? "%" : ""
+                return __numberFormat(value, settings, [groupingSeparator ?? ",", decimalSeparator ?? ".", prefix, suffix, "+∞"])
+            }
+        }
+
+        struct NumberFormatStyleConfiguration {
+            struct Precision: Equatable, Hashable {
+                let __fraction: Int
+                init(__fraction: Int) { self.__fraction = __fraction }
+                static func fractionLength(_ n: Int) -> Precision { Precision(__fraction: n) }
+            }
+            enum Grouping: Equatable, Hashable { case automatic, never }
+        }
+
+        // `IntegerFormatStyle`, `FloatingPointFormatStyle` and their `Percent`, in one type.
+        struct __NumberFormatStyle: Equatable, Hashable {
+            var __percent = false
+            var __minimumFraction = 0
+            var __maximumFraction = 6
+            var __locale = Locale.current
+            init() {}
+            static var number: __NumberFormatStyle { __NumberFormatStyle() }
+            static var percent: __NumberFormatStyle {
+                var s = __NumberFormatStyle()
+                s.__percent = true
+                return s
+            }
+            func precision(_ p: NumberFormatStyleConfiguration.Precision) -> __NumberFormatStyle {
+                if p.__fraction < 0 { __foundationUnsupported("a negative fractionLength") }
+                var s = self
+                s.__minimumFraction = p.__fraction
+                s.__maximumFraction = p.__fraction
+                return s
+            }
+            // en_US_POSIX groups no digits, whichever grouping is asked for.
+            func grouping(_ g: NumberFormatStyleConfiguration.Grouping) -> __NumberFormatStyle { self }
+            func locale(_ l: Locale) -> __NumberFormatStyle {
+                var s = self
+                s.__locale = l
+                return s
+            }
+            func __format(_ value: Any, integer: Bool) -> String {
+                let scale = __percent && !integer ? 2 : 0
+                let settings = [scale, 1, 2000000000, __minimumFraction, __maximumFraction, 0, 4, 0, 1]
+                return __numberFormat(value, settings, [",", ".", "", __percent ? "%" : "", "INF"])
+            }
+        }
+
+        extension Int {
+            func formatted() -> String { __NumberFormatStyle().__format(self, integer: true) }
+            func formatted(_ style: __NumberFormatStyle) -> String { style.__format(self, integer: true) }
+        }
+
+        extension Double {
+            func formatted() -> String { __NumberFormatStyle().__format(self, integer: false) }
+            func formatted(_ style: __NumberFormatStyle) -> String { style.__format(self, integer: false) }
         }
         """
 }

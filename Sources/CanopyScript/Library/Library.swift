@@ -118,5 +118,6 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
         registerSequence()
         registerRandom()
         registerFoundation()
+        registerNumberFormat()
     }
 }
