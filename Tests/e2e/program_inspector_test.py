@@ -752,6 +752,8 @@ class Run:
             "    var value = 0",
             "}",
             "",
+            "var totalTaps = 0",
+            "",
             "struct SharedCounter: View {",
             "    @State private var a: Counter",
             "    @State private var b: Counter",
@@ -769,6 +771,7 @@ class Run:
             '            Button("Bump a") {',
             "                a.value += 1",
             "                taps += 1",
+            "                totalTaps += 1",
             "            }",
             "        }",
             "    }",
@@ -796,6 +799,9 @@ class Run:
             [...tr.querySelectorAll('td')].map(td => td.textContent))"""
         check("B's State tab lists the object once, with its class and its properties after A's tap",
               wait_until(lambda: js(B, rows) == [["$object 1", "Counter", '{"value":1}']]), js(B, rows))
+        top_level = 'return [...document.querySelectorAll(\'#all-cells tr[data-node=""][data-name="totalTaps"] td\')].map(td => td.textContent)'
+        check("B's State tab lists the top-level var as the program's own cell, with its value after A's tap",
+              wait_until(lambda: js(B, top_level) == ["top-level var", "totalTaps", "1"]), js(B, top_level))
         self.shot(B, "program-objects.png")
         objects = "return JSON.stringify(window.canopyInspector.state.replica.reachableObjects())"
         for who, d in (("A", A), ("B", B)):

@@ -31,12 +31,14 @@ export function renderState(el, ctx) {
         id ? nodeState(ctx, replica, id, inspected) : null,
         h('h4', {}, 'Preview modifiers'),
         previewSection(replica),
-        h('h4', {}, `Every @State cell (${replica.cells.size})`),
+        h('h4', {}, `Every @State cell and top-level var (${replica.cells.size})`),
         replica.cells.size ? h('table', { class: 'grid', id: 'all-cells' },
             h('thead', {}, h('tr', {}, h('th', {}, 'view'), h('th', {}, 'cell'), h('th', {}, 'value'))),
             h('tbody', {}, [...replica.cells.values()].map((c) => h('tr', { class: c.node === id ? 'selected' : '', dataset: { node: c.node, name: c.name } },
-                h('td', {}, nodeLink(ctx, c.node, leaf(c.node))), h('td', {}, c.name), h('td', { class: 'value' }, short(c.value, 60))))))
-            : h('p', { class: 'note' }, 'No view of this program has @State.'),
+                // A top-level `var` is the program's own cell, of no view (node "").
+                h('td', {}, c.node === '' ? h('span', { class: 'top-level' }, 'top-level var') : nodeLink(ctx, c.node, leaf(c.node))),
+                h('td', {}, c.name), h('td', { class: 'value' }, short(c.value, 60))))))
+            : h('p', { class: 'note' }, 'No view of this program has @State, and the program has no top-level var.'),
         objectsSection(replica));
 }
 
