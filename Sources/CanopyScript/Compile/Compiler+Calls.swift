@@ -212,7 +212,7 @@ extension Compiler {
             }
             if special == .view { return viewInit(n, args, c) }
             // Inside a view or `extension View`: `padding()`, `background(…)` modify `self`.
-            if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), Compiler.modifierNames.contains(n),
+            if let sid = context.selfType, !context.isStatic, isViewTypeID(sid), isSwiftUIModifier(n),
                 let me = variable("self", at)
             {
                 return modifier(me, n, args, c)
@@ -330,10 +330,10 @@ extension Compiler {
             }
             return modifier(receiver, n, args, node)
         }
-        if receiver.type == .opaque("member"), Compiler.modifierNames.contains(n) {
+        if receiver.type == .opaque("member"), isSwiftUIModifier(n) {
             return bad(node.calledExpression, "'\(n)' is a view modifier, and this value is not a view")
         }
-        if receiver.type == .unknown, !hasUserMethod(n), !Library.shared.hasMember(n), Compiler.modifierNames.contains(n) {
+        if receiver.type == .unknown, !hasUserMethod(n), !Library.shared.hasMember(n), isSwiftUIModifier(n) {
             // A value whose type the compiler does not know, with a name only views have: checked when it runs.
             return modifier(receiver, n, args, node)
         }

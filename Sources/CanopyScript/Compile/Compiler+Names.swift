@@ -122,4 +122,10 @@ extension Compiler {
         let declared = program.types.contains { $0.fieldIndex[n] != nil || $0.methods.keys.contains { $0 == n || $0.hasPrefix(n + "(") } }
         return declared ? nil : why
     }
+
+    /// The one point where call resolution consults `modifierNames` (its callers have looked for the program's own
+    /// members of that name first).
+    func isSwiftUIModifier(_ n: String) -> Bool {
+        Compiler.modifierNames.contains(n)
+    }
 }
