@@ -828,6 +828,10 @@ extension String {
     var afterDot: String {
         guard let paren = firstIndex(of: "(") else { return split(separator: ".").last.map(String.init) ?? self }
         let head = self[..<paren]
+        // An operator with dots (`T...<(_:_:)`): the operator is the run after the dot that ends the type's name.
+        var run = head.endIndex
+        while run > head.startIndex, "./=-+!*%<>&|^~?".contains(head[head.index(before: run)]) { run = head.index(before: run) }
+        if run > head.startIndex, run < head.endIndex, head[run] == "." { return String(self[head.index(after: run)...]) }
         guard let dot = head.lastIndex(of: ".") else { return self }
         return String(self[index(after: dot)...])
     }
