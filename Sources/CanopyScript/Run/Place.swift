@@ -159,6 +159,18 @@ final class SubscriptPlace: Place {
         try base.modify(m) { (v: inout Value) throws(ScriptFault) in
             switch v {
             case .array(var a):
+                if case .range(let lo, let hi, _) = key {
+                    // `a[1...2] = [x, y]`: the slice replaced, which may change the array's length.
+                    guard lo >= 0, lo <= hi, hi <= a.count else { throw m.fault("Index out of range", at: location) }
+                    v = .null
+                    var slice = Value.array(Array(a[lo..<hi]))
+                    defer {
+                        if case .array(let new) = slice.unboxed { a.replaceSubrange(lo..<hi, with: new) }
+                        v = .array(a)
+                    }
+                    try body(&slice)
+                    return
+                }
                 guard case .int(let i) = key, i >= 0, i < a.count else {
                     throw m.fault("Index out of range", at: location)
                 }
