@@ -337,6 +337,9 @@ extension Compiler {
             // A value whose type the compiler does not know, with a name only views have: checked when it runs.
             return modifier(receiver, n, args, node)
         }
+        if receiver.type == .string, let f = stringIndexMethod(n, args) {
+            return methodCall(receiver, f, args, at)
+        }
         if case .optional = receiver.type, n == "map" || n == "flatMap", args.count == 1 {
             let t = expr(args[0].expr, expected: .function([receiver.type.unwrapped], .unknown))
             var r = TypeRef.unknown

@@ -470,6 +470,9 @@ extension Compiler {
         if base.type == .opaque("Binding") {
             return BindingMemberExpr(at, base: base, name: n, n == "wrappedValue" ? .unknown : .opaque("Binding"))
         }
+        if base.type == .string, let getter = stringIndexExtension(n)?.methods[n] {
+            return MethodCallExpr(at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
+        }
         switch base.type {
         case .metatype(let t):
             // `t.extraName` with `t: T.Type`, `T: Kind`: a protocol extension's own static property is bound statically.
@@ -629,6 +632,7 @@ extension Compiler {
         default: break
         }
         let index = expr(first.expression, expected: keyType)
+        if base.type == .string, args.count == 1, let call = stringIndexSubscript(base, index, at: loc(s)) { return call }
         if case .array(let e) = base.type, index.type == .range { result = .slice(e) }
         if case .slice = base.type { return bad(s, Compiler.sliceIndexMessage("a subscript")) }
         var fallback: Expr?

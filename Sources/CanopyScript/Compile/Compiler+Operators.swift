@@ -9,7 +9,9 @@ extension Compiler {
         guard p.operator.text == "..." else {
             return bad(p, "operator '\(p.operator.text)' is not part of Canopy's Swift subset")
         }
-        return PartialRangeExpr(loc(p), lower: expr(p.expression, expected: .int), upper: nil, closed: false)
+        let operand = expr(p.expression, expected: .int)
+        if let call = stringIndexRange("__from(_:)", operand, loc(p)) { return call }
+        return PartialRangeExpr(loc(p), lower: operand, upper: nil, closed: false)
     }
 
     func prefix(_ p: PrefixOperatorExprSyntax, expected: TypeRef?) -> Expr {
@@ -29,6 +31,9 @@ extension Compiler {
         case "&": return bad(p, "'&' is only allowed on an argument to an inout parameter")
         case "..<", "...":
             // `..<2`, `...2`: from the collection's start (0 for the subset's arrays and strings).
+            if let call = stringIndexRange(p.operator.text == "..." ? "__through(_:)" : "__upTo(_:)", operand, at) {
+                return call
+            }
             return PartialRangeExpr(at, lower: nil, upper: operand, closed: p.operator.text == "...")
         default: return bad(p, "operator '\(p.operator.text)' is not part of Canopy's Swift subset")
         }
@@ -83,7 +88,8 @@ extension Compiler {
         let type: TypeRef
         switch op {
         case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .identical, .notIdentical: type = .bool
-        case .halfOpen, .closed: type = l.type == .double || r.type == .double ? .unknown : .range
+        case .halfOpen, .closed:
+            if let custom { type = custom.returnType } else { type = l.type == .double || r.type == .double ? .unknown : .range }
         default:
             if let custom { type = custom.returnType }
             else if l.type == .double || r.type == .double { type = .double }

@@ -47,6 +47,7 @@ extension Compiler {
     private func qualifiedType(_ m: MemberTypeSyntax, in owner: TypeID?, generics: Set<String>, quiet: Bool) -> TypeRef {
         let full = m.trimmedDescription.replacingAll(" ", with: "")
         if let id = program.typeIndex[full] { return .named(id) }
+        if full == "String.Index" || full == "Substring.Index", let id = program.typeIndex["__StringIndex"] { return .named(id) }
         if full.hasPrefix("Self.") || full.hasPrefix("Swift.") || full.hasPrefix("SwiftUI.") {
             return named(String(full.split(separator: ".").last!), TypeSyntax(m), in: owner, generics: generics, args: [], quiet: quiet)
         }

@@ -107,6 +107,7 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
     private func registerAll() {
         registerCore()
         registerString()
+        registerStringIndex()
         registerFormat()
         registerCharacters()
         registerNumbers()

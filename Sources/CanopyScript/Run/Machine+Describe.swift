@@ -48,6 +48,8 @@ extension Machine {
             break
         }
         switch v.unboxed {
+        case .metatype(.named(let id)) where program.types[id].name.hasPrefix("__String"):
+            throw fault("the type of a String.Index or of its range is not part of Canopy's Swift subset")
         case .metatype(.named(let id)):
             // `type(of: p)`, `Point.self`: the type's own name, module-qualified inside another value.
             return nested ? "main." + program.types[id].name : program.types[id].name.afterLastDot

@@ -47,7 +47,11 @@ public final class Program: @unchecked Sendable {  // immutable after compilatio
         case .tuple(let ts, let labels):
             let parts = ts.indices.map { i in (i < labels.count ? labels[i].map { "\($0): " } ?? "" : "") + name(of: ts[i]) }
             return "(" + parts.joined(separator: ", ") + ")"
-        case .named(let id): return types[id].name
+        case .named(let id):
+            // The types of `StringIndexPrelude`, as Swift names them.
+            if types[id].name == "__StringIndex" { return "String.Index" }
+            if types[id].name == "__StringRange" { return "Range<String.Index>" }
+            return types[id].name
         case .function(let ps, let r): return "(" + ps.map { name(of: $0) }.joined(separator: ", ") + ") -> " + name(of: r)
         case .range: return "Range<Int>"
         case .generic(let n): return n
