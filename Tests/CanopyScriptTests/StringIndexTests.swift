@@ -4,7 +4,7 @@ import Testing
 @testable import CanopyScript
 
 /// `String.Index` (StringIndexPrelude): walking, slicing and editing a string by index, the traps Swift has, and
-/// what stays refused (printing an index, an index used with another string).
+/// what stays refused (printing an index, an index used with another string, a scalar's `value`).
 @Suite struct StringIndexTests {
     private func compileError(_ type: String, _ body: String) -> String? {
         do {
@@ -59,5 +59,6 @@ import Testing
         }
         #expect(compileError("Int", "let s = \"ab\"; return s.startIndex + 1") != nil)
         #expect(compileError("Int", "let s = \"ab\"; return s.startIndex.utf16Offset(in: s)")?.contains("utf16Offset") == true)
+        #expect(compileError("Int", "return \"ab\".unicodeScalars.map { $0.value }.count")?.contains("UInt32") == true)
     }
 }

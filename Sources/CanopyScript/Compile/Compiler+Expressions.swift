@@ -470,6 +470,9 @@ extension Compiler {
         if base.type == .opaque("Binding") {
             return BindingMemberExpr(at, base: base, name: n, n == "wrappedValue" ? .unknown : .opaque("Binding"))
         }
+        if base.type == .string, n == "value", !hasExtensionMethod(.string, n) {
+            return bad(node, Compiler.scalarValueMessage)
+        }
         if base.type == .string, let getter = stringIndexExtension(n)?.methods[n] {
             return MethodCallExpr(at, receiver: base, place: nil, name: n, fullName: n, args: [], natives: NativeSite(), getter.returnType)
         }
@@ -579,6 +582,8 @@ extension Compiler {
             "replacingOccurrences":
             return .string
         case "split", "components": return .array(.string)
+        case "unicodeScalars":
+            if receiver == .string { return .array(.string) }
         case "enumerated": return .array(.tuple([.int, element], labels: ["offset", "element"]))
         case "mapValues":
             if case .dictionary(let k, _) = receiver { return .dictionary(k, closureResult) }

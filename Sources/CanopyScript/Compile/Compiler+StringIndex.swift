@@ -1,6 +1,10 @@
 /// Where `StringIndexPrelude` meets the compiler: a `String`'s index members bound to the prelude's extension,
 /// `s[i]` and `s[i..<j]`, and the partial ranges `..<i`, `...i`, `i...` of indices.
 extension Compiler {
+    /// A `Unicode.Scalar` is a one-scalar string here; its `value` is refused like `asciiValue`.
+    static let scalarValueMessage = "a Unicode.Scalar's 'value' is not part of Canopy's Swift subset: it is a UInt32 in "
+        + "Swift, whose arithmetic traps where Int's would not ('s.value - 100' on \"a\"); compare scalars or characters instead"
+
     /// The prelude's `extension String`, when the program has it and it declares `n`.
     func stringIndexExtension(_ n: String) -> TypeInfo? {
         guard StringIndexPrelude.members.contains(n), program.typeIndex["__StringIndex"] != nil,
