@@ -190,16 +190,77 @@ extension Program {
     /// `ObjectGraphEncoder`).
     package func encode(_ v: Value) -> JSON {
         var path: [ObjectIdentifier] = []
-        let cut = Self.truncated
-        func inline(_ o: Instance, _ depth: Int) -> JSON {
+        return shown(v, depth: 0, path: &path)
+    }
+
+    /// `encode(_:)`'s walk: direct recursion without closures (keys encode every reduced value, so this is a hot
+    /// path), with the same depths as `encode(_:depth:maxDepth:beyond:object:)`; `path` holds the objects that
+    /// enclose `v`.
+    private func shown(_ v: Value, depth: Int, path: inout [ObjectIdentifier]) -> JSON {
+        switch v {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(Int64(i))
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .function, .metatype, .keyPath: return .null
+        case .box(let b): return shown(b.value, depth: depth, path: &path)
+        case .cell(let c): return shown(c.value, depth: depth, path: &path)
+        case .binding(let b): return shown(bindingValue(b) ?? .null, depth: depth, path: &path)
+        case .view(let v): return v.colorJSON(encode) ?? .string(v.type)
+        default: break
+        }
+        guard depth < Self.shownDepth else { return Self.truncated }
+        switch v {
+        case .array(let a), .tuple(let a):
+            var out: [JSON] = []
+            out.reserveCapacity(a.count)
+            for x in a { out.append(shown(x, depth: depth + 1, path: &path)) }
+            return .array(out)
+        case .set(let s):
+            var out: [JSON] = []
+            out.reserveCapacity(s.elements.count)
+            for x in s.elements { out.append(shown(x, depth: depth + 1, path: &path)) }
+            return .array(out)
+        case .dictionary(let d):
+            var members: [(key: String, value: JSON)] = []
+            members.reserveCapacity(d.count)
+            for i in d.keys.indices {
+                let key: String
+                switch d.keys[i] {
+                case .string(let s): key = s
+                case .int(let n): key = String(n)
+                default: key = shown(d.keys[i], depth: depth + 1, path: &path).encoded()
+                }
+                members.append((key, shown(d.values[i], depth: depth + 1, path: &path)))
+            }
+            return .object(JSONObject(uniqueMembers: members))
+        case .object(let o):
             let id = ObjectIdentifier(o)
             if path.contains(id) { return ["$cycle": .string(types[o.type].name)] }
             path.append(id)
             defer { path.removeLast() }
-            let fields = Value.record(o.type, o.fields)
-            return (try? encode(fields, depth: depth, maxDepth: Self.shownDepth, beyond: cut, object: inline)) ?? cut
+            return shown(.record(o.type, o.fields), depth: depth, path: &path)
+        case .record(let t, let fields):
+            let info = types[t]
+            var members: [(key: String, value: JSON)] = []
+            members.reserveCapacity(fields.count)
+            for (i, f) in info.fields.enumerated() where i < fields.count {
+                members.append((f.name, shown(fields[i], depth: depth + 1, path: &path)))
+            }
+            return .object(JSONObject(uniqueMembers: members))
+        case .enumCase(let t, let c, let payload):
+            let info = types[t]
+            if let raw = info.cases[c].rawValue { return shown(raw, depth: depth + 1, path: &path) }
+            if payload.isEmpty { return .string(info.cases[c].name) }
+            var values: [JSON] = []
+            for p in payload { values.append(shown(p, depth: depth + 2, path: &path)) }
+            return ["case": .string(info.cases[c].name), "values": .array(values)]
+        case .range(let a, let b, let closed):
+            return ["lowerBound": .int(Int64(a)), "upperBound": .int(Int64(closed ? b - 1 : b))]
+        case .doubleRange(let a, let b, _): return ["lowerBound": .double(a), "upperBound": .double(b)]
+        default: return .null
         }
-        return (try? encode(v, depth: 0, maxDepth: Self.shownDepth, beyond: cut, object: inline)) ?? cut
     }
 
     /// Encodes `v`, which `depth` arrays and objects enclose, as JSON: `object` writes each class instance it holds
