@@ -21,7 +21,7 @@ func runFault(_ type: String, _ body: String) throws -> String? {
 }
 
 /// The compile error of `body` as `func f() -> type`, or nil when it compiles.
-private func compileError(_ type: String, _ body: String) -> String? {
+func compileError(_ type: String, _ body: String) -> String? {
     do {
         _ = try Script.compile("func f() -> \(type) {\n\(body)\n}")
         return nil

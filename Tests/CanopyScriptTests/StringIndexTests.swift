@@ -6,15 +6,6 @@ import Testing
 /// `String.Index` (StringIndexPrelude): walking, slicing and editing a string by index, the traps Swift has, and
 /// what stays refused (printing an index, an index used with another string, a scalar's `value`).
 @Suite struct StringIndexTests {
-    private func compileError(_ type: String, _ body: String) -> String? {
-        do {
-            _ = try Script.compile("func f() -> \(type) {\n\(body)\n}")
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     @Test func walking() throws {
         #expect(try run("String", "let s = \"héllo\"; return String(s[s.index(after: s.startIndex)])") == "\"é\"")
         #expect(try run("Int", "let s = \"héllo\"; return s.distance(from: s.startIndex, to: s.endIndex)") == "5")
