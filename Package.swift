@@ -58,6 +58,8 @@ let package = Package(
         // Pure Swift: program trees (PROGRAMS.md) — view instances, @State cells, bindings, environment, preview
         // contexts, events and transactions — on CanopyScript's interpreter; implements CanopyCore's ProgramRuntime.
         .target(name: "CanopyViews", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
+        // Pure Swift: SwiftUI's layout rules (LAYOUT.md §3) on a keyed, incremental tree; the versioned text model.
+        .target(name: "CanopyLayout", swiftSettings: strict),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.
         .target(name: "CanopyProtocol", dependencies: ["CanopyCore"], swiftSettings: strict),
         // C libraries, each a modulemap and one shim header, each imported by exactly one Swift module.

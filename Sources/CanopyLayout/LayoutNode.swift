@@ -1,0 +1,96 @@
+/// One node of a LayoutTree: its declaration, its context in the tree, its caches and where it was last placed.
+final class LayoutNode {
+    let key: String
+    var kind: LayoutKind
+    var children: [LayoutNode] = []
+    weak var parent: LayoutNode?
+
+    /// The axis of the stack this node is in, through the modifiers between (SwiftUI's stack orientation input):
+    /// a Spacer and a Divider read it. nil outside a stack and inside a ZStack, GeometryReader, background or Layout.
+    var orientation: Axis?
+    /// Distance from the top of the tree this node is in (the root is 0).
+    var depth = 0
+
+    /// Sizes chosen for recent proposals.
+    var sizes = SizeCache()
+    /// The spacing preferences the node shows its stack, once computed.
+    var spacing: ViewSpacing?
+    /// The caches were cleared since the last layout (so were every ancestor's, unless a layout placed them since).
+    var sizeStale = true
+    /// The node or a descendant must be placed again at the next layout.
+    var needsPlacement = true
+
+    /// Set by the last layout that reached the node; false while it is detached from the root.
+    var isPlaced = false
+    /// What the parent proposed at the last placement, and the size the node chose.
+    var placedProposal = ProposedSize.unspecified
+    var placedSize = LayoutSize.zero
+    /// Canvas coordinates of the node's top-leading corner, offsets and scrolling applied.
+    var origin = LayoutPoint.zero
+    /// The node's position in its parent's bounds, as the parent's layout placed it (no offset or scrolling).
+    var localOrigin = LayoutPoint.zero
+    /// A scroll view's offset: as set, then as clamped by the last layout.
+    var scrollOffset = LayoutPoint.zero
+
+    init(key: String, kind: LayoutKind) {
+        self.key = key
+        self.kind = kind
+    }
+
+    /// EmptyView: not a subview of its container.
+    var isEmptyView: Bool {
+        if case .empty = kind { return true }
+        return false
+    }
+
+    /// children[0], the view a modifier modifies, if any.
+    var firstChild: LayoutNode? { children.first }
+
+    /// The frame the node was last placed at, offsets and scrolling applied, not rounded.
+    var frame: LayoutRect { LayoutRect(origin: origin, size: placedSize) }
+
+    /// Whether `other` is this node or one of its ancestors.
+    func hasAncestorOrSelf(_ other: LayoutNode) -> Bool {
+        var node: LayoutNode? = self
+        while let current = node {
+            if current === other { return true }
+            node = current.parent
+        }
+        return false
+    }
+}
+
+/// The sizes a node chose for its last few proposals. A stack probes each child at 0, at ∞ and at its share, and
+/// places it at its share again; a few entries keep all of these across layouts.
+struct SizeCache {
+    static let capacity = 6
+
+    private var proposals: [ProposedSize] = []
+    private var sizes: [LayoutSize] = []
+    private var next = 0
+
+    func lookup(_ proposal: ProposedSize) -> LayoutSize? {
+        for index in proposals.indices where proposals[index] == proposal { return sizes[index] }
+        return nil
+    }
+
+    mutating func store(_ proposal: ProposedSize, _ size: LayoutSize) {
+        if proposals.count < Self.capacity {
+            proposals.append(proposal)
+            sizes.append(size)
+        } else {
+            // Round robin: the oldest entry goes.
+            proposals[next] = proposal
+            sizes[next] = size
+            next = (next + 1) % Self.capacity
+        }
+    }
+
+    mutating func removeAll() {
+        proposals.removeAll()
+        sizes.removeAll()
+        next = 0
+    }
+
+    var isEmpty: Bool { proposals.isEmpty }
+}
