@@ -8,8 +8,6 @@ final class LayoutNode {
     /// The axis of the stack this node is in, through the modifiers between (SwiftUI's stack orientation input):
     /// a Spacer and a Divider read it. nil outside a stack and inside a ZStack, GeometryReader, background or Layout.
     var orientation: Axis?
-    /// Distance from the top of the tree this node is in (the root is 0).
-    var depth = 0
 
     /// Sizes chosen for recent proposals.
     var sizes = SizeCache()

@@ -18,7 +18,8 @@ extension LayoutTree {
     /// The node's first (or last) text baseline, nil without text: a Text's own, else the topmost first (the
     /// bottommost last) baseline of the children its layout places.
     func baseline(of node: LayoutNode, last: Bool, _ proposal: ProposedSize, _ size: LayoutSize) throws -> Double? {
-        guard node.depth <= Self.maxDepth else { throw LayoutError.tooDeep(node.key) }
+        try enter(node)
+        defer { recursionDepth -= 1 }
         switch node.kind {
         case .text(let spec):
             return last ? TextModel.lastBaseline(spec, height: size.height) : TextModel.firstBaseline(spec)

@@ -8,7 +8,6 @@ extension LayoutTree {
             precondition(nodes[node.key] === node, "a declared node is found by its key")
             for (index, child) in node.children.enumerated() {
                 precondition(child.parent === node, "a child's parent is the node that lists it")
-                precondition(child.depth == node.depth + 1, "a child is one level below its parent")
                 precondition(
                     child.orientation == Self.childOrientation(of: node, childIndex: index),
                     "a child's stack orientation is the one its parent passes")
@@ -30,15 +29,13 @@ extension LayoutTree {
                 precondition(
                     !node.children[..<index].contains { $0 === child }, "a child is listed once")
             }
-            if node.parent == nil { precondition(node.depth == 0, "a node without a parent is at depth 0") }
             var ancestor = node.parent
             var steps = 0
             while let current = ancestor {
-                precondition(current !== node, "no node is its own ancestor")
+                precondition(current !== node && steps <= count, "no node is its own ancestor")
                 steps += 1
                 ancestor = current.parent
             }
-            precondition(steps == node.depth, "the depth is the number of ancestors")
             if node.needsPlacement, node.isPlaced, let parent = node.parent, parent.isPlaced,
                 parent.children.contains(where: { $0 === node })
             {

@@ -5,9 +5,10 @@
 extension LayoutTree {
     /// Places `node` with its top-leading corner at `origin` (canvas coordinates, before the node's own offset).
     func place(_ node: LayoutNode, proposal: ProposedSize, size: LayoutSize, at origin: LayoutPoint) throws {
-        guard node.depth <= Self.maxDepth else { throw LayoutError.tooDeep(node.key) }
+        try enter(node)
+        defer { recursionDepth -= 1 }
         var origin = origin
-        if case .offset(let x, let y) = node.kind { origin = origin + LayoutPoint(x: x, y: y) }
+        if case .offset(let x, let y) = node.kind { origin = Self.finite(origin + LayoutPoint(x: x, y: y)) }
         if node.isPlaced && !node.needsPlacement && node.placedProposal == proposal && node.placedSize == size {
             if node.origin != origin { move(node, to: origin) }
             return
@@ -20,8 +21,10 @@ extension LayoutTree {
         if rounded(node.frame) != before { changed.append(node.key) }
         let placements = try childPlacements(node, proposal, size, committing: true)
         for child in placements {
-            child.node.localOrigin = child.origin
-            try place(child.node, proposal: child.proposal, size: finiteForPlacement(child.size), at: origin + child.origin)
+            child.node.localOrigin = Self.finite(child.origin)
+            try place(
+                child.node, proposal: child.proposal, size: finiteForPlacement(child.size),
+                at: Self.finite(origin + child.node.localOrigin))
         }
         if placements.count != node.children.count { placeLeftovers(node, placements, proposal: proposal, at: origin) }
         node.needsPlacement = false
@@ -60,8 +63,10 @@ extension LayoutTree {
             current.origin = newOrigin
             if rounded(current.frame) != before { changed.append(current.key) }
             for child in current.children where child.isPlaced {
-                var childOrigin = newOrigin + child.localOrigin
-                if case .offset(let x, let y) = child.kind { childOrigin = childOrigin + LayoutPoint(x: x, y: y) }
+                var childOrigin = Self.finite(newOrigin + child.localOrigin)
+                if case .offset(let x, let y) = child.kind {
+                    childOrigin = Self.finite(childOrigin + LayoutPoint(x: x, y: y))
+                }
                 stack.append((child, childOrigin))
             }
         }

@@ -4,7 +4,8 @@
 extension LayoutTree {
     /// The size `node` chooses for `proposal`, from its cache or computed (and then traced in `laidOut`).
     func size(_ node: LayoutNode, _ proposal: ProposedSize) throws -> LayoutSize {
-        guard node.depth <= Self.maxDepth else { throw LayoutError.tooDeep(node.key) }
+        try enter(node)
+        defer { recursionDepth -= 1 }
         let proposal = proposal.sanitized
         if let cached = node.sizes.lookup(proposal) { return cached }
         let size = try computeSize(node, proposal).sanitized

@@ -1,7 +1,7 @@
 // The layout engine's state: nodes declared by key, their caches, and where the last layout put them. Layout is
 // SwiftUI's: the parent proposes, the child chooses its size, the parent places it (docs/layout.md, "The rules as
-// built"). Sizing and placing recurse along the tree, so a tree deeper than `maxDepth` is refused by `layout()`
-// rather than risking the thread's stack.
+// built"). Sizing and placing recurse along the tree, so layout stops with an error past `maxDepth` levels rather
+// than risking the thread's stack.
 
 /// SwiftUI's layout over a tree of nodes declared by key, incremental: a node caches its size per proposal, and a
 /// change lays out again only the path to the root and the siblings whose proposals change.
@@ -36,7 +36,7 @@ public final class LayoutTree {
         var pixelLength: Double { 1 / scale }
     }
 
-    /// Deeper trees make `layout()` throw `LayoutError.tooDeep` (sizing recurses once per level).
+    /// Deeper trees make `layout()` throw `LayoutError.tooDeep` (sizing and placing recurse once per level).
     public static let maxDepth = 512
 
     /// The canvas; a new scale clears every cache (a Divider is one pixel thick).
@@ -69,6 +69,8 @@ public final class LayoutTree {
     var customPlacement: CustomPlacement?
     /// The first error a subview's sizeThatFits met inside the host (the host's API does not throw there).
     var pendingError: (any Error)?
+    /// How deep sizing and placing have recursed: about the depth in the tree of the node being laid out.
+    var recursionDepth = 0
 
     public init(canvas: Canvas) {
         self.canvas = canvas.sanitized
@@ -209,6 +211,7 @@ public final class LayoutTree {
         trace = []
         changed = []
         pendingError = nil
+        recursionDepth = 0
         guard let root else { return [] }
         let insets = canvas.safeArea
         let available = LayoutSize(
@@ -266,9 +269,8 @@ public final class LayoutTree {
         }
     }
 
-    /// A node that has no parent any more: depth 0, no stack around it.
+    /// A node that has no parent any more: no stack around it.
     func makeTop(_ node: LayoutNode) {
-        node.depth = 0
         if node.orientation != nil {
             node.orientation = nil
             invalidateSize(node)
@@ -276,20 +278,16 @@ public final class LayoutTree {
         propagateContext(from: node)
     }
 
-    /// Recomputes the stack orientation and depth below `start`, down to where nothing changes; a node whose
-    /// orientation changes loses its caches (a Spacer's or Divider's size depends on it).
+    /// Recomputes the stack orientation below `start`, down to where it does not change; a node whose orientation
+    /// changes loses its caches (a Spacer's or Divider's size depends on it).
     func propagateContext(from start: LayoutNode) {
         var stack = [start]
         while let node = stack.popLast() {
             for (index, child) in node.children.enumerated() {
                 let orientation = Self.childOrientation(of: node, childIndex: index)
-                let depth = node.depth + 1
-                guard child.orientation != orientation || child.depth != depth else { continue }
-                if child.orientation != orientation {
-                    child.orientation = orientation
-                    invalidateSize(child)
-                }
-                child.depth = depth
+                guard child.orientation != orientation else { continue }
+                child.orientation = orientation
+                invalidateSize(child)
                 stack.append(child)
             }
         }
@@ -318,5 +316,15 @@ public final class LayoutTree {
 
     static func finite(_ value: Double) -> Double {
         value.isNaN ? 0 : min(max(value, -largestLength), largestLength)
+    }
+
+    static func finite(_ point: LayoutPoint) -> LayoutPoint {
+        LayoutPoint(x: finite(point.x), y: finite(point.y))
+    }
+
+    /// One level deeper into the tree; past `maxDepth` levels, layout stops with `LayoutError.tooDeep`.
+    func enter(_ node: LayoutNode) throws {
+        guard recursionDepth <= Self.maxDepth else { throw LayoutError.tooDeep(node.key) }
+        recursionDepth += 1
     }
 }
