@@ -140,6 +140,7 @@ let package = Package(
         .testTarget(name: "CanopyScriptTests", dependencies: ["CanopyScript", "CanopyCore"], swiftSettings: strict),
         .testTarget(name: "CanopyInflectionTests", dependencies: ["CanopyInflection"], swiftSettings: strict),
         .testTarget(name: "CanopyViewsTests", dependencies: ["CanopyViews", "CanopyCore"], swiftSettings: strict),
+        .testTarget(name: "CanopyLayoutTests", dependencies: ["CanopyLayout"], swiftSettings: strict),
         .testTarget(name: "CanopyProtocolTests", dependencies: ["CanopyProtocol", "CanopyCore"], swiftSettings: strict),
         // What tests that start child processes share (see ChildProcesses).
         .target(name: "CanopyTestSupport", path: "Tests/CanopyTestSupport", swiftSettings: strict),
