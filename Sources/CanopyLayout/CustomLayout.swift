@@ -85,7 +85,8 @@ extension LayoutTree {
         customPlacement = CustomPlacement(owner: node, slots: Array(repeating: nil, count: children.count))
         defer { customPlacement = saved }
         let bounds = LayoutRect(origin: .zero, size: s)
-        try host.placeSubviews(layout: id, in: bounds, proposal: p, subviews: LayoutSubviews(tree: self, nodes: children))
+        try host.placeSubviews(
+            layout: id, in: bounds, proposal: p, subviews: LayoutSubviews(tree: self, nodes: children))
         try rethrowPending()
         let slots = customPlacement?.slots ?? []
         return try children.indices.map { index in

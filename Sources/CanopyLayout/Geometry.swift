@@ -32,7 +32,8 @@ public struct ProposedSize: Hashable, Sendable {
 
     /// `major` along `axis` and `minor` across it.
     init(_ major: Double?, along axis: Axis, minor: Double?) {
-        self = axis == .horizontal ? ProposedSize(width: major, height: minor) : ProposedSize(width: minor, height: major)
+        self =
+            axis == .horizontal ? ProposedSize(width: major, height: minor) : ProposedSize(width: minor, height: major)
     }
 
     /// NaN dimensions become nil and negative ones 0, so no rule ever sees them.

@@ -4,7 +4,9 @@
 
 extension LayoutTree {
     /// The y of `alignment`'s guide in `node` at `size` (placed with `proposal`).
-    func verticalGuide(_ alignment: VerticalAlignment, of node: LayoutNode, _ proposal: ProposedSize, _ size: LayoutSize)
+    func verticalGuide(
+        _ alignment: VerticalAlignment, of node: LayoutNode, _ proposal: ProposedSize, _ size: LayoutSize
+    )
         throws -> Double
     {
         switch alignment {

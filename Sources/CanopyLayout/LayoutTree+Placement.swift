@@ -89,7 +89,11 @@ extension LayoutTree {
             guard let label = node.firstChild else { return [] }
             let proposal = Controls.labelProposal(kind, p)
             let size = try size(label, proposal)
-            return [ChildPlacement(node: label, proposal: proposal, size: size, origin: Controls.labelOrigin(kind, size: s, label: size))]
+            return [
+                ChildPlacement(
+                    node: label, proposal: proposal, size: size,
+                    origin: Controls.labelOrigin(kind, size: s, label: size))
+            ]
         case .button:
             return try subviews(of: node).map { try centered($0, p, in: s) }
         case .stack(let axis, let spacing, let alignment):
@@ -111,7 +115,10 @@ extension LayoutTree {
             guard let child = node.firstChild else { return [] }
             let proposal = p.inset(by: insets)
             let size = try size(child, proposal)
-            return [ChildPlacement(node: child, proposal: proposal, size: size, origin: LayoutPoint(x: insets.leading, y: insets.top))]
+            return [
+                ChildPlacement(
+                    node: child, proposal: proposal, size: size, origin: LayoutPoint(x: insets.leading, y: insets.top))
+            ]
         case .background(let alignment), .overlay(let alignment):
             guard let primary = node.firstChild else { return [] }
             var placements = [ChildPlacement(node: primary, proposal: p, size: try size(primary, p), origin: .zero)]
@@ -121,7 +128,10 @@ extension LayoutTree {
             return placements
         case .fixedSize(let horizontal, let vertical):
             guard let child = node.firstChild else { return [] }
-            return [try centered(child, ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height), in: s)]
+            return [
+                try centered(
+                    child, ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height), in: s)
+            ]
         case .layoutPriority:
             guard let child = node.firstChild else { return [] }
             return [try centered(child, p, in: s)]
@@ -132,18 +142,25 @@ extension LayoutTree {
             guard let child = node.firstChild else { return [] }
             let proposal = ProposedSize(s)
             let size = try size(child, proposal)
-            return [ChildPlacement(node: child, proposal: proposal, size: size, origin: LayoutPoint(x: x - size.width / 2, y: y - size.height / 2))]
+            return [
+                ChildPlacement(
+                    node: child, proposal: proposal, size: size,
+                    origin: LayoutPoint(x: x - size.width / 2, y: y - size.height / 2))
+            ]
         case .aspectRatio(let ratio, let fill):
             guard let child = node.firstChild else { return [] }
             return [try centered(child, aspectRatioProposal(node, ratio: ratio, fill: fill, p), in: s)]
         case .geometryReader:
             return try subviews(of: node).map { child in
-                ChildPlacement(node: child, proposal: ProposedSize(s), size: try size(child, ProposedSize(s)), origin: .zero)
+                ChildPlacement(
+                    node: child, proposal: ProposedSize(s), size: try size(child, ProposedSize(s)), origin: .zero)
             }
         case .scrollView(let horizontal, let vertical):
             return try scrollPlacements(node, horizontal: horizontal, vertical: vertical, p, s, committing: committing)
         case .custom(let id):
-            guard let host = customHost else { return try zstackPlacements(subviews(of: node), alignment: .center, in: s) }
+            guard let host = customHost else {
+                return try zstackPlacements(subviews(of: node), alignment: .center, in: s)
+            }
             guard committing else { return [] }
             return try customPlacements(node, host: host, id: id, p, s)
         }
@@ -162,7 +179,9 @@ extension LayoutTree {
     {
         let size = try size(child, proposal)
         let x = alignment.horizontal.value(in: s.width) - alignment.horizontal.value(in: size.width)
-        let y = alignment.vertical.defaultValue(in: s.height) - (try verticalGuide(alignment.vertical, of: child, proposal, size))
+        let y =
+            alignment.vertical.defaultValue(in: s.height)
+            - (try verticalGuide(alignment.vertical, of: child, proposal, size))
         return ChildPlacement(node: child, proposal: proposal, size: size, origin: LayoutPoint(x: x, y: y))
     }
 
@@ -176,7 +195,11 @@ extension LayoutTree {
         for child in children {
             let size = try size(child, proposal)
             placements.append(ChildPlacement(node: child, proposal: proposal, size: size, origin: .zero))
-            guides.append((alignment.horizontal.value(in: size.width), try verticalGuide(alignment.vertical, of: child, proposal, size)))
+            guides.append(
+                (
+                    alignment.horizontal.value(in: size.width),
+                    try verticalGuide(alignment.vertical, of: child, proposal, size)
+                ))
         }
         let priorities = children.map { priority(of: $0) }
         let top = priorities.max() ?? 0

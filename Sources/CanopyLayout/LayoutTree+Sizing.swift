@@ -54,7 +54,8 @@ extension LayoutTree {
         case .background, .overlay, .layoutPriority, .offset:
             return try childSize(node, p)
         case .fixedSize(let horizontal, let vertical):
-            return try childSize(node, ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height))
+            return try childSize(
+                node, ProposedSize(width: horizontal ? nil : p.width, height: vertical ? nil : p.height))
         case .position:
             if let width = p.width, let height = p.height { return LayoutSize(width: width, height: height) }
             let child = try childSize(node, p)

@@ -219,7 +219,8 @@ public final class LayoutTree {
         let proposal = ProposedSize(available)
         let size = finiteForPlacement(try self.size(root, proposal))
         let origin = LayoutPoint(
-            x: insets.leading + (available.width - size.width) / 2, y: insets.top + (available.height - size.height) / 2)
+            x: insets.leading + (available.width - size.width) / 2, y: insets.top + (available.height - size.height) / 2
+        )
         root.localOrigin = origin
         try place(root, proposal: proposal, size: size, at: origin)
         return changed

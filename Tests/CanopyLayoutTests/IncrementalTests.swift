@@ -47,7 +47,8 @@ import Testing
 
     @Test func aTallerRowMovesTheRowsBelowWithoutSizingThem() throws {
         let (b, texts, _) = try form(rows: 50)
-        b.tree.set(texts[10], kind: .text(TextSpec("Setting 10", font: FontSpec.textStyle("largeTitle")!)), children: [])
+        b.tree.set(
+            texts[10], kind: .text(TextSpec("Setting 10", font: FontSpec.textStyle("largeTitle")!)), children: [])
         let changed = try b.tree.layout()
         let sized = Set(b.tree.laidOut.map(\.key))
         #expect(!sized.contains("row11") && !sized.contains("text49"))
@@ -61,7 +62,9 @@ import Testing
         let row = b.hstack(key: "row", b.box(10, 10), spacer)
         try b.layout(row)
         #expect(b.tree.size(of: spacer) == LayoutSize(width: 383, height: 0))
-        b.tree.set("row", kind: .stack(.vertical, spacing: nil, alignment: .center), children: b.tree.nodes["row"]!.children.map(\.key))
+        b.tree.set(
+            "row", kind: .stack(.vertical, spacing: nil, alignment: .center),
+            children: b.tree.nodes["row"]!.children.map(\.key))
         try b.tree.layout()
         #expect(b.tree.size(of: spacer) == LayoutSize(width: 0, height: 842))
     }

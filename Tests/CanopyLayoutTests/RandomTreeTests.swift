@@ -45,7 +45,8 @@ struct RandomTree {
     }
 
     static func length(_ rng: inout SplitMix64, _ range: ClosedRange<Double> = 0...300) -> Double? {
-        Bool.random(using: &rng) ? nil : Double(Int.random(in: Int(range.lowerBound)...Int(range.upperBound), using: &rng))
+        Bool.random(using: &rng)
+            ? nil : Double(Int.random(in: Int(range.lowerBound)...Int(range.upperBound), using: &rng))
     }
 
     static func kind(_ arity: Arity, _ rng: inout SplitMix64) -> LayoutKind {
@@ -79,17 +80,27 @@ struct RandomTree {
             case 0: return .frame(width: length(&rng), height: length(&rng), alignment: alignment(&rng))
             case 1:
                 return .flexibleFrame(
-                    minWidth: length(&rng), idealWidth: length(&rng), maxWidth: Bool.random(using: &rng) ? .infinity : length(&rng),
-                    minHeight: length(&rng), idealHeight: length(&rng), maxHeight: length(&rng), alignment: alignment(&rng))
+                    minWidth: length(&rng), idealWidth: length(&rng),
+                    maxWidth: Bool.random(using: &rng) ? .infinity : length(&rng),
+                    minHeight: length(&rng), idealHeight: length(&rng), maxHeight: length(&rng),
+                    alignment: alignment(&rng))
             case 2:
                 return .padding(
-                    EdgeInsets(top: length(&rng, 0...30) ?? 16, leading: length(&rng, 0...30) ?? 16,
+                    EdgeInsets(
+                        top: length(&rng, 0...30) ?? 16, leading: length(&rng, 0...30) ?? 16,
                         bottom: length(&rng, 0...30) ?? 16, trailing: length(&rng, 0...30) ?? 16))
             case 3: return .fixedSize(horizontal: Bool.random(using: &rng), vertical: Bool.random(using: &rng))
             case 4: return .layoutPriority(Double(Int.random(in: -1...2, using: &rng)))
-            case 5: return .offset(x: Double(Int.random(in: -50...50, using: &rng)), y: Double(Int.random(in: -50...50, using: &rng)))
-            case 6: return .position(x: Double(Int.random(in: 0...300, using: &rng)), y: Double(Int.random(in: 0...300, using: &rng)))
-            case 7: return .aspectRatio(Bool.random(using: &rng) ? nil : Double(Int.random(in: 1...8, using: &rng)) / 4, fill: Bool.random(using: &rng))
+            case 5:
+                return .offset(
+                    x: Double(Int.random(in: -50...50, using: &rng)), y: Double(Int.random(in: -50...50, using: &rng)))
+            case 6:
+                return .position(
+                    x: Double(Int.random(in: 0...300, using: &rng)), y: Double(Int.random(in: 0...300, using: &rng)))
+            case 7:
+                return .aspectRatio(
+                    Bool.random(using: &rng) ? nil : Double(Int.random(in: 1...8, using: &rng)) / 4,
+                    fill: Bool.random(using: &rng))
             case 8: return .scrollView(horizontal: Bool.random(using: &rng), vertical: Bool.random(using: &rng))
             default: return .button
             }
@@ -168,11 +179,13 @@ struct RandomTree {
             tree.set(key, kind: kind, children: newChildren)
         case 3:
             guard let scroll = keys.filter({ scrollOffsets[$0] != nil }).randomElement(using: &rng) else { return }
-            let offset = LayoutPoint(x: Double(Int.random(in: -20...400, using: &rng)), y: Double(Int.random(in: -20...900, using: &rng)))
+            let offset = LayoutPoint(
+                x: Double(Int.random(in: -20...400, using: &rng)), y: Double(Int.random(in: -20...900, using: &rng)))
             tree.setScrollOffset(scroll, offset)
         default:
             canvas = LayoutTree.Canvas(
-                width: Double(Int.random(in: 100...900, using: &rng)), height: Double(Int.random(in: 100...900, using: &rng)))
+                width: Double(Int.random(in: 100...900, using: &rng)),
+                height: Double(Int.random(in: 100...900, using: &rng)))
             tree.canvas = canvas
         }
     }
@@ -237,14 +250,17 @@ struct RandomTree {
             else { continue }
             let children = node.children.filter { !$0.isEmptyView }
             guard !children.isEmpty,
-                ([node] + children).allSatisfy({ max($0.placedSize.width, $0.placedSize.height) < LayoutTree.largestLength })
+                ([node] + children).allSatisfy({
+                    max($0.placedSize.width, $0.placedSize.height) < LayoutTree.largestLength
+                })
             else { continue }
             var end = 0.0
             for child in children {
                 #expect(child.localOrigin[axis] >= end - 1e-9)
                 end = child.localOrigin[axis] + child.placedSize[axis]
                 #expect(child.localOrigin[axis.other] >= -1e-9)
-                #expect(child.localOrigin[axis.other] + child.placedSize[axis.other] <= node.placedSize[axis.other] + 1e-9)
+                #expect(
+                    child.localOrigin[axis.other] + child.placedSize[axis.other] <= node.placedSize[axis.other] + 1e-9)
             }
             #expect(abs(end - node.placedSize[axis]) < 1e-6)
         }

@@ -31,10 +31,12 @@ import Testing
         #expect(LayoutKind.validated(.aspectRatio(0, fill: true)).0 == .aspectRatio(nil, fill: true))
         #expect(LayoutKind.validated(.layoutPriority(.nan)).0 == .layoutPriority(0))
         #expect(LayoutKind.validated(.spacer(minLength: .nan)).0 == .spacer(minLength: nil))
-        #expect(LayoutKind.validated(.stack(.vertical, spacing: .infinity, alignment: .center)).0
-            == .stack(.vertical, spacing: nil, alignment: .center))
-        #expect(LayoutKind.validated(.text(TextSpec("a", font: FontSpec(size: .nan), lineLimit: 0))).0
-            == .text(TextSpec("a", font: FontSpec(size: 17), lineLimit: 1)))
+        #expect(
+            LayoutKind.validated(.stack(.vertical, spacing: .infinity, alignment: .center)).0
+                == .stack(.vertical, spacing: nil, alignment: .center))
+        #expect(
+            LayoutKind.validated(.text(TextSpec("a", font: FontSpec(size: .nan), lineLimit: 0))).0
+                == .text(TextSpec("a", font: FontSpec(size: 17), lineLimit: 1)))
     }
 
     @Test func layoutCleansWhatItIsGivenAndNeverMakesNaN() throws {

@@ -4,10 +4,12 @@ import Testing
 
 /// Exact values of text model "canopy-text-1": a change to any of them is a new model version.
 @Suite struct TextModelTests {
-    private func size(_ string: String, _ font: FontSpec = .body, width: Double? = nil, height: Double? = nil,
-        lineLimit: Int? = nil) -> LayoutSize
-    {
-        TextModel.size(TextSpec(string, font: font, lineLimit: lineLimit), proposal: ProposedSize(width: width, height: height))
+    private func size(
+        _ string: String, _ font: FontSpec = .body, width: Double? = nil, height: Double? = nil,
+        lineLimit: Int? = nil
+    ) -> LayoutSize {
+        TextModel.size(
+            TextSpec(string, font: font, lineLimit: lineLimit), proposal: ProposedSize(width: width, height: height))
     }
 
     @Test func theModelIsVersioned() {
@@ -51,8 +53,10 @@ import Testing
     }
 
     @Test func dynamicTypeStylesHaveSwiftUIsDefaultSizes() {
-        let sizes = ["largeTitle": 34.0, "title": 28, "title2": 22, "title3": 20, "headline": 17, "body": 17,
-            "callout": 16, "subheadline": 15, "footnote": 13, "caption": 12, "caption2": 11]
+        let sizes = [
+            "largeTitle": 34.0, "title": 28, "title2": 22, "title3": 20, "headline": 17, "body": 17,
+            "callout": 16, "subheadline": 15, "footnote": 13, "caption": 12, "caption2": 11,
+        ]
         for (name, points) in sizes { #expect(FontSpec.textStyle(name)?.size == points) }
         #expect(FontSpec.textStyle("headline")?.weight == 600)
         #expect(FontSpec.textStyle("nope") == nil)

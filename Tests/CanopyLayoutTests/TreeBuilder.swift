@@ -27,25 +27,30 @@ final class TreeBuilder {
     }
     func empty() -> String { node(.empty) }
 
-    func hstack(spacing: Double? = nil, alignment: VerticalAlignment = .center, key: String? = nil, _ children: String...)
+    func hstack(
+        spacing: Double? = nil, alignment: VerticalAlignment = .center, key: String? = nil, _ children: String...
+    )
         -> String
     {
-        node(.stack(.horizontal, spacing: spacing, alignment: Alignment(horizontal: .center, vertical: alignment)),
+        node(
+            .stack(.horizontal, spacing: spacing, alignment: Alignment(horizontal: .center, vertical: alignment)),
             children, key: key)
     }
     func vstack(
         spacing: Double? = nil, alignment: HorizontalAlignment = .center, key: String? = nil, _ children: String...
     ) -> String {
-        node(.stack(.vertical, spacing: spacing, alignment: Alignment(horizontal: alignment, vertical: .center)),
+        node(
+            .stack(.vertical, spacing: spacing, alignment: Alignment(horizontal: alignment, vertical: .center)),
             children, key: key)
     }
     func zstack(alignment: Alignment = .center, key: String? = nil, _ children: String...) -> String {
         node(.zstack(alignment), children, key: key)
     }
 
-    func frame(_ child: String, width: Double? = nil, height: Double? = nil, alignment: Alignment = .center,
-        key: String? = nil) -> String
-    {
+    func frame(
+        _ child: String, width: Double? = nil, height: Double? = nil, alignment: Alignment = .center,
+        key: String? = nil
+    ) -> String {
         node(.frame(width: width, height: height, alignment: alignment), [child], key: key)
     }
     func flexibleFrame(
