@@ -28,6 +28,7 @@ cluster:
 # The suite is Swift Testing only: --disable-xctest skips the empty XCTest pass and its "Executed 0 tests" line.
 test:
 	@bash scripts/setup.sh --test
+	node --test Tests/web/*.test.mjs
 	swift build -c release --product canopy-bench
 	.build/release/canopy-bench --sizes 1000 --edits 50 --insert-build-max 0
 	.build/release/canopy-bench --programs --fields 100 --keystrokes 300

@@ -21,7 +21,7 @@ fi
 # libnats-dev: the NATS C client (3.4.1 on Debian 12) that CanopyNATS wraps for cluster mode (docs/cluster.md).
 packages=(pkg-config libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libsqlite3-dev libnats-dev)
 # The inspector's browser tests drive a real headless Chromium.
-$for_tests && packages+=(chromium chromium-driver)
+$for_tests && packages+=(chromium chromium-driver nodejs)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
