@@ -1,5 +1,6 @@
-// The side panel's tabs. Each `render…(el, ctx)` redraws one tab from the app's state; edits go out through
-// `ctx.edit(ops)`, and the daemon's diff (or rejection) is what changes the view.
+// The side panel's tabs. Each `render…(el, ctx)` redraws one tab from what the page holds (`ctx.replica`,
+// `ctx.selection`, `ctx.history`, …: see app.mjs `panelContext`); edits go out through `ctx.edit(ops)`, and the
+// daemon's diff (or rejection) is what changes the view.
 
 import { h, fill, short, pretty, parseJSON } from './dom.mjs';
 import { compact } from './reduceorder.mjs';
@@ -44,10 +45,10 @@ function newId(replica, type) {
 // MARK: Node
 
 export function renderNode(el, ctx) {
-    const { state } = ctx;
-    const replica = state.replica;
+    const replica = ctx.replica;
+    const { selected, key } = ctx.selection;
     if (!replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
-    const node = state.selected && replica.node(state.selected);
+    const node = selected && replica.node(selected);
     if (!node) return fill(el, h('p', { class: 'empty' }, 'Select a node in the tree to see and edit it.'));
 
     const modifiers = replica.modifiersJSON(node);
@@ -57,12 +58,12 @@ export function renderNode(el, ctx) {
     const at = parent ? parent.children.indexOf(node.id) : -1;
 
     const propsArea = h('textarea', { id: 'props-editor', rows: 5, spellcheck: false }, pretty(node.props));
-    const prefKey = keySelect(replica, 'pref-key', state.key);
+    const prefKey = keySelect(replica, 'pref-key', key);
     const prefValue = h('input', { id: 'pref-value', placeholder: 'value (JSON), e.g. 1 or "text"' });
-    const readerKey = keySelect(replica, 'reader-key', state.key);
+    const readerKey = keySelect(replica, 'reader-key', key);
     const childType = h('input', { id: 'child-type', value: 'Text', placeholder: 'type' });
     const childId = h('input', { id: 'child-id', placeholder: 'id (optional)' });
-    const probeKey = keySelect(replica, 'probe-key', state.key);
+    const probeKey = keySelect(replica, 'probe-key', key);
     const probeOut = h('output', { id: 'probe-out' });
 
     if (replica.isProgram) return renderProgramNode(el, ctx, node, probeKey, probeOut);
@@ -140,7 +141,7 @@ export function renderNode(el, ctx) {
 
 /** A node of a program tree: read-only (its shape belongs to its code), with the probe. */
 function renderProgramNode(el, ctx, node, probeKey, probeOut) {
-    const replica = ctx.state.replica;
+    const replica = ctx.replica;
     fill(
         el,
         h('h3', {}, h('span', { class: 'type' }, node.type), ' ', h('span', { class: 'id' }, node.id)),
@@ -161,7 +162,7 @@ function renderProgramNode(el, ctx, node, probeKey, probeOut) {
 function probeSubmit(ctx, replica, node, probeKey, probeOut) {
     return guarded(ctx, async () => {
         try {
-            const v = await ctx.state.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
+            const v = await ctx.conn.request({ type: 'probe', tree: replica.tree, node: node.id, key: probeKey.value });
             probeOut.textContent = v.present ? `= ${JSON.stringify(v.value)} (v${v.version})` : `absent (v${v.version})`;
         } catch (error) {
             probeOut.textContent = [error.message, ...errorDetails(error.reply)].join(' — ');
@@ -194,23 +195,24 @@ function readerText(replica, reader) {
 // MARK: Reduce order
 
 export function renderOrder(el, ctx) {
-    const { state, calls, traceVersion } = ctx;
-    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
-    const entry = traceVersion === null ? null : state.traces.get(traceVersion);
+    const { calls, traceVersion } = ctx;
+    const { key, version } = ctx.selection;
+    if (!ctx.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const entry = traceVersion === null ? null : ctx.history.traces.get(traceVersion);
     const header = h('p', { class: 'note', id: 'order-version' },
         traceVersion === null ? 'No traced evaluation yet.'
             : entry ? `Evaluation of v${traceVersion}${entry.full ? ' — full evaluation, as at subscribe' : ' — incremental, after that version\'s edit'}`
                 : `No trace for v${traceVersion}: it was applied before this page connected (the log keeps diffs, not traces).`,
-        state.version !== null ? h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest') : null,
+        version !== null ? h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest') : null,
     );
     if (!entry) return fill(el, header);
     const s = entry.trace.summary || {};
     const summary = h('p', { class: 'summary' },
         `${s.evaluated ?? 0} evaluated · ${s.cached ?? 0} cached · ${s.skipped ?? 0} skipped · ${s.reduces ?? 0} reduce calls`,
-        state.key ? ` — showing ${state.key} only` : ' — all keys (pick one in the toolbar to narrow)');
-    const fires = entry.trace.events.filter((e) => e.e === 'fire' && (!state.key || e.key === state.key));
+        key ? ` — showing ${key} only` : ' — all keys (pick one in the toolbar to narrow)');
+    const fires = entry.trace.events.filter((e) => e.e === 'fire' && (!key || e.key === key));
     const n = calls.calls.length;
-    const step = Math.min(state.step, Math.max(0, n - 1));
+    const step = Math.min(ctx.selection.step, Math.max(0, n - 1));
     const index = new Map(calls.calls.map((c, i) => [c, i]));
 
     // A full evaluation of a big tree has tens of thousands of calls: draw the first MAX_CALLS (the stepper still
@@ -225,7 +227,7 @@ export function renderOrder(el, ctx) {
             h('div', { class: 'call-line', onclick: () => ctx.setStep(i) },
                 h('span', { class: 'step-no' }, `${i + 1}`),
                 h('span', { class: 'id' }, e.node + (e.modifier !== undefined ? ` @${e.modifier}` : '')),
-                state.key ? null : h('span', { class: 'chip key' }, e.key),
+                key ? null : h('span', { class: 'chip key' }, e.key),
                 h('code', { class: 'reduce' }, `r(${compact(e.value)}, `,
                     e.nextEvaluated ? h('span', { class: 'next' }, compact(e.next)) : h('span', { class: 'not-evaluated' }, 'not evaluated'),
                     `) → ${compact(e.result)}`)),
@@ -245,7 +247,7 @@ export function renderOrder(el, ctx) {
             h('span', { id: 'step-label' }, `call ${step + 1} of ${n}`))
             : h('p', { class: 'note' }, 'No reduce calls: every fold had at most one present value, or nothing was requested.'),
         h('ol', { class: 'calls', id: 'reduce-calls' }, calls.roots.map(item)),
-        n ? currentSwiftSource(state.replica, calls.calls[step].event.key) : null,
+        n ? currentSwiftSource(ctx.replica, calls.calls[step].event.key) : null,
         n > MAX_CALLS ? h('p', { class: 'note' }, `The first ${MAX_CALLS} of ${n} calls are listed; pick a key to narrow.`) : null,
         fires.length ? h('h4', {}, 'Readers fired') : null,
         fires.length ? h('ul', { class: 'fires' }, fires.map((f) => h('li', {}, h('span', { class: 'id' }, f.reader), ` ${f.key} = `, f.present ? h('code', {}, JSON.stringify(f.value)) : h('em', {}, 'absent')))) : null,
@@ -265,15 +267,14 @@ function currentSwiftSource(replica, key) {
 // MARK: Readers
 
 export function renderReaders(el, ctx) {
-    const { state } = ctx;
-    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
-    const readers = state.replica.readers();
+    if (!ctx.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const readers = ctx.replica.readers();
     if (!readers.length) return fill(el, h('p', { class: 'empty' }, 'This tree has no readers (onPreferenceChange): nothing is evaluated.'));
     fill(el, h('table', { class: 'grid', id: 'readers-table' },
         h('thead', {}, h('tr', {}, h('th', {}, 'reader'), h('th', {}, 'key'), h('th', {}, 'value'), h('th', {}, 'fired at'))),
         h('tbody', {}, readers.map((r) => {
-            const history = state.readerHistory.get(r.reader) || [];
-            return h('tr', { dataset: { reader: r.reader }, class: r.node === state.selected ? 'selected' : '', onclick: () => ctx.select(r.node) },
+            const history = ctx.history.readerHistory.get(r.reader) || [];
+            return h('tr', { dataset: { reader: r.reader }, class: r.node === ctx.selection.selected ? 'selected' : '', onclick: () => ctx.select(r.node) },
                 h('td', { class: 'id' }, r.reader),
                 h('td', {}, r.key),
                 h('td', { class: 'value' }, r.present ? short(r.value, 60) : h('em', {}, 'absent')),
@@ -285,26 +286,27 @@ export function renderReaders(el, ctx) {
 // MARK: Timeline
 
 export function renderTimeline(el, ctx) {
-    const { state } = ctx;
-    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
-    const versions = [...state.diffs.keys()].sort((a, b) => b - a).slice(0, 300);
+    if (!ctx.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const { diffs } = ctx.history;
+    const { version } = ctx.selection;
+    const versions = [...diffs.keys()].sort((a, b) => b - a).slice(0, 300);
     const lanes = [];
-    for (const v of versions) if (!lanes.includes(state.diffs.get(v).author)) lanes.push(state.diffs.get(v).author);
+    for (const v of versions) if (!lanes.includes(diffs.get(v).author)) lanes.push(diffs.get(v).author);
     lanes.sort();
-    const selected = state.version !== null ? state.diffs.get(state.version) : null;
+    const selected = version !== null ? diffs.get(version) : null;
     fill(
         el,
         selected ? diffDetails(selected, ctx) : h('p', { class: 'note' }, 'Select a version to see its diff, its reduce order and its laziness.'),
         versions.length ? h('table', { class: 'grid timeline', id: 'timeline' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'v'), lanes.map((s) => h('th', { title: s }, authorName(state, s))))),
+            h('thead', {}, h('tr', {}, h('th', {}, 'v'), lanes.map((s) => h('th', { title: s }, authorName(ctx, s))))),
             h('tbody', {}, versions.map((v) => {
-                const d = state.diffs.get(v);
-                return h('tr', { class: v === state.version ? 'selected' : '', dataset: { version: v }, onclick: () => ctx.selectVersion(v === state.version ? null : v) },
+                const d = diffs.get(v);
+                return h('tr', { class: v === version ? 'selected' : '', dataset: { version: v }, onclick: () => ctx.selectVersion(v === version ? null : v) },
                     h('td', {}, String(v)),
                     lanes.map((s) => h('td', {}, s === d.author ? h('span', { class: 'entry', title: JSON.stringify(d.ops) },
                         `#${d.seq} ${batchSummary(d)}${d.changes?.length ? ` · ${d.changes.length} fired` : ''}`) : '')));
             })))
-            : h('p', { class: 'empty' }, `No edits since version 0 in what the log keeps (now v${state.replica.version}).`),
+            : h('p', { class: 'empty' }, `No edits since version 0 in what the log keeps (now v${ctx.replica.version}).`),
     );
 }
 
@@ -316,25 +318,24 @@ function batchSummary(d) {
 }
 
 /** A session with its client name when it is (still) connected. */
-function authorName(state, session) {
-    const name = state.clients.find((c) => c.session === session)?.client;
+function authorName(ctx, session) {
+    const name = ctx.clients.find((c) => c.session === session)?.client;
     return name ? `${name} (${session})` : session;
 }
 
 function diffDetails(d, ctx) {
-    const { state } = ctx;
     const beforeOf = (c) => {
         if (d.before?.has(c.reader)) return d.before.get(c.reader);
-        const list = state.readerHistory.get(c.reader) || [];
+        const list = ctx.history.readerHistory.get(c.reader) || [];
         let last = null;
         for (const e of list) if (e.version < d.version) last = e;
         return last;
     };
     const valueText = (v) => (v === null || v === undefined ? '—' : v.present ? JSON.stringify(v.value) : 'absent');
     return h('section', { class: 'diff-details', id: 'diff-details' },
-        h('h4', {}, `v${d.version} by ${authorName(ctx.state, d.author)}, seq ${d.seq}`,
+        h('h4', {}, `v${d.version} by ${authorName(ctx, d.author)}, seq ${d.seq}`,
             h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, ' follow latest')),
-        d.event || typeof d.source === 'string' ? h('p', { class: 'note' }, batchSummary(d), state.replica?.isProgram ? ' — see the Why it ran tab' : '') : null,
+        d.event || typeof d.source === 'string' ? h('p', { class: 'note' }, batchSummary(d), ctx.replica?.isProgram ? ' — see the Why it ran tab' : '') : null,
         d.state?.length ? h('ul', { class: 'ops' }, d.state.map((c) => h('li', {}, h('code', {}, `${c.node} .${c.name} ${c.dropped ? 'dropped' : '= ' + JSON.stringify(c.value)}`)))) : null,
         h('ol', { class: 'ops' }, (d.ops || []).map((op) => h('li', {}, h('code', {}, JSON.stringify(op))))),
         d.changes?.length
@@ -350,20 +351,19 @@ function diffDetails(d, ctx) {
 // MARK: Clients
 
 export function renderClients(el, ctx) {
-    const { state, session } = ctx;
-    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    const { session } = ctx;
+    if (!ctx.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
     fill(el,
-        h('p', { class: 'note' }, `${state.clientCount} subscribed to ${state.replica.tree}, updated live`,
-            state.clientCount > state.clients.length ? ` (the first ${state.clients.length} are listed)` : '', '.'),
-        h('ul', { class: 'clients', id: 'clients' }, state.clients.map((c) => h('li', { dataset: { session: c.session } },
+        h('p', { class: 'note' }, `${ctx.clientCount} subscribed to ${ctx.replica.tree}, updated live`,
+            ctx.clientCount > ctx.clients.length ? ` (the first ${ctx.clients.length} are listed)` : '', '.'),
+        h('ul', { class: 'clients', id: 'clients' }, ctx.clients.map((c) => h('li', { dataset: { session: c.session } },
             h('span', { class: 'id' }, c.session), ' ', c.client || '(no name)', c.session === session ? h('em', {}, ' — this page') : null))));
 }
 
 // MARK: Keys
 
 export function renderKeys(el, ctx) {
-    const { state } = ctx;
-    if (!state.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
+    if (!ctx.replica) return fill(el, h('p', { class: 'empty' }, 'No tree selected.'));
     const name = h('input', { id: 'key-name', placeholder: 'key name', required: true });
     const reducer = h('select', { id: 'key-reducer' }, REDUCERS.map((r) => h('option', { value: r }, r)));
     const defaultValue = h('input', { id: 'key-default', placeholder: 'default (JSON)', value: '0' });
@@ -371,7 +371,7 @@ export function renderKeys(el, ctx) {
         id: 'swift-key-source', rows: 6, spellcheck: false, placeholder: 'struct K: PreferenceKey { … } (Swift)',
         oninput: () => (swiftKeyDraft = swiftArea.value),
     }, swiftKeyDraft);
-    const declarations = [...state.replica.keys.values()];
+    const declarations = [...ctx.replica.keys.values()];
     // The key of the reduce call being stepped in the Reduce order tab: its reduce function is highlighted here too.
     const stepped = ctx.currentCall?.event.key;
     fill(el,

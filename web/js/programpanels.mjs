@@ -20,11 +20,10 @@ function nodeLink(ctx, id, label = id) {
 // MARK: State
 
 export function renderState(el, ctx) {
-    const { state } = ctx;
-    const replica = state.replica;
+    const replica = ctx.replica;
     if (!replica?.isProgram) return notProgram(el, replica);
-    const id = state.selected && replica.node(state.selected) ? state.selected : null;
-    const inspected = id && state.inspected?.node === id ? state.inspected : null;
+    const id = ctx.selection.selected && replica.node(ctx.selection.selected) ? ctx.selection.selected : null;
+    const inspected = id && ctx.program.inspected?.node === id ? ctx.program.inspected : null;
     fill(el,
         id ? h('h3', {}, h('span', { class: 'type' }, replica.node(id).type), ' ', h('span', { class: 'id' }, id))
             : h('p', { class: 'note' }, 'Select a node (in the tree or the live view) to see its state and environment.'),
@@ -64,7 +63,7 @@ function nodeState(ctx, replica, id, inspected) {
             : h('p', { class: 'note' }, 'none'),
     ];
     if (!inspected) {
-        parts.push(h('p', { class: 'note', id: 'inspect-status' }, ctx.state.inspectError ? `Bindings and environment unavailable: ${ctx.state.inspectError}` : 'Loading bindings and environment…'));
+        parts.push(h('p', { class: 'note', id: 'inspect-status' }, ctx.program.inspectError ? `Bindings and environment unavailable: ${ctx.program.inspectError}` : 'Loading bindings and environment…'));
         return parts;
     }
     parts.push(
@@ -113,11 +112,10 @@ function previewSection(replica) {
  * which sends setSource; a compile error lists its diagnostics and marks their lines, and changes nothing.
  */
 export function renderSource(el, ctx) {
-    const { state } = ctx;
-    const replica = state.replica;
+    const replica = ctx.replica;
     if (!replica?.isProgram) return notProgram(el, replica);
     const source = replica.program.source;
-    const draft = state.sourceDraft;
+    const draft = ctx.program.sourceDraft;
     const header = h('p', { class: 'note' }, `${replica.program.view} — ${source.split('\n').length} lines, as of v${replica.version}`);
     if (draft === null) {
         const line = ctx.sourceLine;
@@ -128,17 +126,17 @@ export function renderSource(el, ctx) {
         return;
     }
     const area = h('textarea', { id: 'source-editor', rows: 24, spellcheck: false, oninput: () => ctx.editSource(area.value, { quiet: true }) }, draft);
-    const diagnostics = state.sourceDiagnostics || [];
+    const diagnostics = ctx.program.sourceDiagnostics || [];
     fill(el, header,
         h('div', { class: 'button-row' },
             h('button', { type: 'button', id: 'apply-source', onclick: () => ctx.applySource(area.value) }, 'Apply (setSource)'),
             h('button', { type: 'button', id: 'cancel-source', onclick: () => ctx.editSource(null) }, 'Cancel'),
-            state.sourceStatus ? h('span', { class: 'note', id: 'source-status' }, state.sourceStatus) : null),
+            ctx.program.sourceStatus ? h('span', { class: 'note', id: 'source-status' }, ctx.program.sourceStatus) : null),
         area,
         diagnostics.length ? [
             h('h4', {}, `${diagnostics.length} compile error${diagnostics.length === 1 ? '' : 's'} — nothing changed`),
             h('ul', { class: 'diagnostics', id: 'source-diagnostics' }, diagnostics.map((d) => h('li', { dataset: { line: d.line } }, `${d.line}:${d.column}: ${d.message}`))),
-            annotated(state.sourceDiagnosed ?? draft, diagnostics),
+            annotated(ctx.program.sourceDiagnosed ?? draft, diagnostics),
         ] : null);
 }
 
@@ -169,15 +167,15 @@ function annotated(source, diagnostics) {
 
 /** The transaction of the shown version as a timeline; stepping highlights the node and the source line. */
 export function renderWhy(el, ctx) {
-    const { state, why } = ctx;
-    const replica = state.replica;
+    const { why } = ctx;
+    const replica = ctx.replica;
     if (!replica?.isProgram) return notProgram(el, replica);
     if (!why) {
         return fill(el, h('p', { class: 'note', id: 'why-version' }, 'No traced version yet: send an event (type in the live view) to see why everything ran.'));
     }
     const { version, steps, versions } = why;
     const n = steps.length;
-    const step = Math.min(state.whyStep, n - 1);
+    const step = Math.min(ctx.selection.whyStep, n - 1);
     const at = versions.indexOf(version);
     const counts = countSteps(steps);
     let drawn = 0;
@@ -186,7 +184,7 @@ export function renderWhy(el, ctx) {
             h('button', { type: 'button', id: 'why-older', disabled: at <= 0, title: 'older traced version', onclick: () => ctx.selectVersion(versions[at - 1]) }, '◀ older'),
             h('strong', { id: 'why-version' }, `v${version}`),
             h('button', { type: 'button', id: 'why-newer', disabled: at < 0 || at >= versions.length - 1, title: 'newer traced version', onclick: () => ctx.selectVersion(versions[at + 1]) }, 'newer ▶'),
-            state.version !== null ? h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, 'follow latest') : null),
+            ctx.selection.version !== null ? h('button', { type: 'button', class: 'link', onclick: () => ctx.selectVersion(null) }, 'follow latest') : null),
         h('p', { class: 'summary', id: 'why-summary' },
             Object.entries(STEP_KINDS).filter(([k]) => counts[k] && k !== 'cause').map(([k, label]) => `${counts[k]} ${label}`).join(' · ') || 'nothing ran'),
         h('div', { class: 'stepper' },
