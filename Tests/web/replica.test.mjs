@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replica, cellKey } from '../../web/js/canopy-client.mjs';
 import { fixture } from './fixtures.mjs';
+import { CANVAS, laidOutSnapshot } from './laidout.mjs';
 
 const TEXT_FIELD = 'SignupForm/0:Form/0:Section/0:ValidatedField/0:VStack/0:If/1-0:TextField';
 const MESSAGES = 'SignupForm/0:Form/0:Section/0:ValidatedField/0:VStack/1:ForEach';
@@ -120,4 +121,37 @@ test('a program\'s keystroke diff updates the field, the messages ForEach, the c
     assert.deepEqual(r.cells.get(cellKey('SignupForm', 'messages')).value,
         ['Enter a valid email address', 'Password is required', 'Password must contain a digit']);
     assert.ok(r.node(TEXT_FIELD).rev >= 1);
+});
+
+test('the replica keeps the canvas, the text model, every frame and the layout modifiers\' frames', () => {
+    const r = new Replica(laidOutSnapshot());
+    assert.deepEqual(r.canvas, CANVAS);
+    assert.equal(r.textModel, 'canopy-text-1');
+    assert.deepEqual(r.node('header').frame, [16, 75, 361, 20.333]);
+    assert.deepEqual(r.node('header').modifierFrames, [{ modifier: 0, frame: [0, 59, 393, 52.333] }]);
+    assert.deepEqual(r.node('badge').frame, [350, 75, 27, 20.333]);
+    assert.equal(r.toJSON().frame, undefined); // frames are the daemon's, not part of a copied subtree
+});
+
+test('a diff\'s frames move only the nodes it names; an inserted node brings its own; the canvas can change', () => {
+    const r = new Replica(laidOutSnapshot());
+    const rev = r.layoutRev;
+    const applied = r.apply({
+        version: 3, changes: [],
+        ops: [{ op: 'insert', parent: 'rows', node: { id: 'row9', type: 'Text', frame: [0, 400, 393, 44] } }, { op: 'remove', node: 'row1' }],
+        frames: [{ node: 'rows', frame: [0, -20.667, 393, 2000] }, { node: 'header', frame: [16, 75, 300, 20.333], modifierFrames: [] }],
+    });
+    assert.equal(applied.frames, 2);
+    assert.deepEqual(r.node('rows').frame, [0, -20.667, 393, 2000]);
+    assert.deepEqual(r.node('header').frame, [16, 75, 300, 20.333]);
+    assert.deepEqual(r.node('header').modifierFrames, []);
+    assert.deepEqual(r.node('row5').frame, [0, 200, 393, 44]);
+    assert.deepEqual(r.node('row9').frame, [0, 400, 393, 44]);
+    assert.equal(r.node('row1'), undefined);
+    assert.equal(r.layoutRev, rev + 1);
+    r.apply({ version: 4, ops: [], changes: [], canvas: { width: 852, height: 393, scale: 3 } });
+    assert.deepEqual(r.canvas, { width: 852, height: 393, scale: 3 });
+    assert.equal(r.layoutRev, rev + 2);
+    assert.equal(r.apply({ version: 5, ops: [], changes: [] }).frames, 0);
+    assert.equal(r.layoutRev, rev + 2);
 });

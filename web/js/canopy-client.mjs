@@ -190,7 +190,8 @@ export function cellKey(node, name) {
 
 /**
  * A local copy of one tree, kept in step with the daemon by applying the normalized ops of each diff in version
- * order (PROTOCOL.md "Ops"). A program tree also keeps its source, its `@State` cells and its preview contexts.
+ * order (PROTOCOL.md "Ops"). A program tree also keeps its source, its `@State` cells and its preview contexts, and,
+ * once laid out, its canvas and every node's `frame` and `modifierFrames` (LAYOUT.md §2).
  */
 export class Replica {
     /** Builds the replica from a `snapshot` message. */
@@ -214,6 +215,10 @@ export class Replica {
         // The class instances the cells refer to as {"$object":ID}, by id (docs/programs.md, "Objects in state").
         this.objects = new Map(Object.entries(snapshot.objects || {}));
         this.previewContexts = snapshot.previewContexts || [];
+        // The screen or window the tree is laid out in, and the versioned model that measured its Text.
+        this.canvas = snapshot.canvas ? { ...snapshot.canvas } : null;
+        this.textModel = snapshot.textModel ?? null;
+        this.layoutRev = 0; // grows when a frame or the canvas changes, for views that draw them
     }
 
     get size() {
@@ -268,6 +273,8 @@ export class Replica {
             children: [],
             parent,
             attach,
+            frame: json.frame ?? null, // [x, y, width, height] in canvas coordinates, once laid out
+            modifierFrames: json.modifierFrames ?? null, // [{ modifier: index, frame }]
         };
         this.nodes.set(node.id, node);
         node.modifiers = this.#buildModifiers(node.id, json.modifiers || []);
@@ -317,10 +324,10 @@ export class Replica {
     }
 
     /**
-     * Applies one diff. Returns `{ touched, structural, before }`: the ids whose rows changed (for flashing), whether
-     * an op changed which nodes are shown where (insert, remove, move, setModifiers), and the values the fired readers
-     * had before; throws if the diff does not
-     * follow the replica's version (the caller resubscribes).
+     * Applies one diff. Returns `{ touched, structural, before, frames }`: the ids whose rows changed (for
+     * flashing), whether an op changed which nodes are shown where (insert, remove, move, setModifiers), the values
+     * the fired readers had before, and how many frames changed (they flash nothing: a resize moves them all);
+     * throws if the diff does not follow the replica's version (the caller resubscribes).
      */
     apply(diff) {
         if (diff.version !== this.version + 1) {
@@ -343,13 +350,30 @@ export class Replica {
         }
         for (const [id, entry] of Object.entries(diff.objects || {})) this.objects.set(id, entry);
         if (typeof diff.source === 'string' && this.program) this.program = { ...this.program, source: diff.source };
+        const frames = this.#applyFrames(diff);
         this.version = diff.version;
         // A row's look depends on its node: bump the revision of every node whose row may have changed.
         for (const id of touched) {
             const node = this.nodes.get(id);
             if (node) node.rev = (node.rev ?? 0) + 1;
         }
-        return { touched, structural, before };
+        return { touched, structural, before, frames };
+    }
+
+    /** The frames (and canvas) a diff changed; a removed node's frame went with it. Returns how many changed. */
+    #applyFrames(diff) {
+        let changed = 0;
+        for (const f of diff.frames || []) {
+            const node = this.nodes.get(f.node);
+            if (!node) continue;
+            node.frame = f.frame;
+            if (f.modifierFrames !== undefined) node.modifierFrames = f.modifierFrames;
+            changed += 1;
+        }
+        if (diff.canvas) this.canvas = { ...diff.canvas };
+        if (diff.textModel) this.textModel = diff.textModel;
+        if (changed || diff.canvas) this.layoutRev += 1;
+        return changed;
     }
 
     /** Applies one op; returns true if it changed the display structure (which nodes are shown, and where). */
@@ -572,9 +596,12 @@ export class TreeHandle {
         return this.#batch({ type: 'edit', ops });
     }
 
-    /** Sends an event to a node of a program tree (PROGRAMS.md §6): `setText`, `tap`, `setValue`, `focus`, … */
+    /**
+     * Sends an event to a node of a program tree (PROGRAMS.md §6): `setText`, `tap`, `setValue`, `focus`, `scroll`, …
+     * A tree-wide event (`resize`, LAYOUT.md §2) passes null for the node.
+     */
     event(node, event, value) {
-        const msg = { type: 'event', node, event };
+        const msg = node == null ? { type: 'event', event } : { type: 'event', node, event };
         if (value !== undefined) msg.value = value;
         return this.#batch(msg);
     }
