@@ -367,7 +367,7 @@ class Run:
         listener.close()
         check("the daemon traced the keystroke's transaction", diff and diff.get("trace"), diff)
         events = [e for e in diff["trace"]["events"] if e["e"] in ("action", "body", "state", "reduce", "fire", "perform",
-                                                                   "onChange")]
+                                                                   "onChange", "layout", "geometry")]
         tab(B, "why")
         check(f"B's Why tab shows the keystroke's version v{version}",
               wait_until(lambda: text(B, "#why-version") == f"v{version}"), text(B, "#why-version"))

@@ -63,3 +63,18 @@ test('steps are counted by kind, and ids shortened to their last component', () 
     assert.equal(leaf(TEXT_FIELD), '1-0:TextField');
     assert.equal(leaf('root'), 'root');
 });
+
+test('layout and geometry steps say what was proposed, what was chosen, and why a closure ran again', () => {
+    const events = [
+        { e: 'layout', node: 'Feed/0:VStack/0:Text', proposal: [361, null], size: [52.5, 20.33333], depth: 0 },
+        { e: 'layout', node: 'Feed/0:VStack', proposal: [null, null], size: [393, 759], depth: 0 },
+        { e: 'geometry', node: 'Feed/0:VStack/1:GeometryReader', because: 'frame', line: 12, depth: 0 },
+    ];
+    const steps = transactionSteps({ diff: { event: { event: 'resize' }, author: 's2', seq: 4 }, events, version: 9, replica: null });
+    assert.deepEqual(steps.map((s) => [s.kind, s.text, s.line]), [
+        ['cause', 'event resize by s2, seq 4', undefined],
+        ['layout', '0:Text proposed 361 × nil → 52.5 × 20.333', null],
+        ['layout', '0:VStack proposed nil × nil → 393 × 759', null],
+        ['geometry', '1:GeometryReader read geometry: ran again because its frame changed', 12],
+    ]);
+});

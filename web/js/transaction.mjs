@@ -1,8 +1,10 @@
 // Why a version of a program tree happened: its transaction as an ordered list of steps (PROGRAMS.md §6–7) — the
 // event or source change that caused it, the closures run, the bodies re-run with what caused each, the cells
-// that changed, the reduce calls, the readers that fired and the onPreferenceChange closures that ran. No DOM.
+// that changed, the reduce calls, the readers that fired, the onPreferenceChange closures that ran, the nodes laid
+// out again and the geometry closures that a changed frame ran again (LAYOUT.md §2). No DOM.
 
 import { reduceLines } from './swiftsource.mjs';
+import { sizeText } from './layoutdraw.mjs';
 
 /** The kinds of step, in the words the timeline shows. */
 export const STEP_KINDS = {
@@ -14,6 +16,8 @@ export const STEP_KINDS = {
     fire: 'reader fired',
     perform: 'onPreferenceChange',
     onChange: 'onChange',
+    layout: 'layout',
+    geometry: 'geometry',
 };
 
 function short(value, max = 48) {
@@ -36,7 +40,8 @@ function causeStep(diff, version) {
     }
     if (diff.event) {
         const e = diff.event;
-        const what = e.event === 'post' ? `post ${e.name}` : `${e.event} on ${leaf(e.node)}`;
+        // A tree-wide event (`resize`) names no node.
+        const what = e.event === 'post' ? `post ${e.name}` : e.node ? `${e.event} on ${leaf(e.node)}` : e.event;
         return { kind: 'cause', text: `event ${what} by ${diff.author}, seq ${diff.seq}`, node: e.node ?? null };
     }
     if (typeof diff.source === 'string') {
@@ -96,6 +101,15 @@ export function transactionSteps({ diff, events, version, replica }) {
                 break;
             case 'onChange':
                 steps.push({ kind: 'onChange', node: e.node, line: e.line ?? null, text: `onChange of ${leaf(e.node)}` });
+                break;
+            case 'layout':
+                steps.push({ kind: 'layout', node: e.node, line: null, text: `${leaf(e.node)} proposed ${sizeText(e.proposal)} → ${sizeText(e.size)}` });
+                break;
+            case 'geometry':
+                steps.push({
+                    kind: 'geometry', node: e.node, line: e.line ?? null,
+                    text: `${leaf(e.node)} read geometry: ran again because its ${e.because ?? 'frame'} changed`,
+                });
                 break;
             default:
                 break;
