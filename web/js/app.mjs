@@ -1,10 +1,10 @@
 // The inspector: connects to the daemon that served the page through the client library (canopy-client.mjs), which
 // keeps a replica of the selected tree in step with its diffs, and renders the tree, the live view of a program,
-// laziness, reduce order, readers, timeline, clients, keys, state, source and why each step ran. Each concern keeps
-// its own state and the functions that change it — what is picked (selection.mjs), what is known of the past
-// (history.mjs), a program's source, inspection and events in flight (program.mjs) and the tree list (sidebar.mjs);
-// this file wires them to the connection and the DOM, and `render()` redraws what depends on them after every
-// change.
+// laziness, reduce order, readers, timeline, clients, keys, state, source, why each step ran and the layout. Each
+// concern keeps its own state and the functions that change it — what is picked (selection.mjs), what is known of
+// the past (history.mjs), a program's source, inspection and events in flight (program.mjs), the layout pane
+// (layout.mjs) and the tree list (sidebar.mjs); this file wires them to the connection and the DOM, and `render()`
+// redraws what depends on them after every change.
 
 import { CanopyClient } from './canopy-client.mjs';
 import { Preview } from './preview.mjs';
@@ -20,6 +20,8 @@ import { remember } from './bounded.mjs';
 import { Selection } from './selection.mjs';
 import { History } from './history.mjs';
 import { ProgramState } from './program.mjs';
+import { LayoutState } from './layout.mjs';
+import { LayoutPane } from './layoutpane.mjs';
 import { Sidebar } from './sidebar.mjs';
 
 /** Versions of the log fetched when a tree is opened. */
@@ -31,6 +33,10 @@ const $ = (id) => document.getElementById(id);
 const selection = new Selection();
 const history = new History();
 const program = new ProgramState();
+const layout = new LayoutState({
+    schedule: (callback) => requestAnimationFrame(callback),
+    send: (node, event, value) => page.handle?.event(node, event, value) ?? Promise.resolve(),
+});
 
 /** The connection and the open tree. */
 const page = {
@@ -51,6 +57,7 @@ const now = () => performance.timeOrigin + performance.now();
 const client = `inspector-${Math.random().toString(36).slice(2, 10)}`;
 let tree;
 let preview;
+let layoutPane;
 let sidebar;
 
 function start() {
@@ -60,11 +67,9 @@ function start() {
         onToggle: (id) => toggle(id),
         onDrop: (dragged, target, zone) => dropMove(dragged, target, zone),
     });
-    preview = new Preview($('preview'), {
-        send: (node, event, value) => sendEvent(node, event, value),
-        pending: (node) => program.isPending(node),
-        onSelect: (id) => select(id),
-    });
+    const live = { send: (node, event, value) => sendEvent(node, event, value), pending: (node) => program.isPending(node) };
+    preview = new Preview($('preview'), { ...live, onSelect: (id) => select(id) });
+    layoutPane = new LayoutPane($('tab-layout'), { ...live, layout, onSelect: (id) => selectAndReveal(id) });
 
     page.client = new CanopyClient(undefined, {
         client,
@@ -83,7 +88,7 @@ function start() {
     setInterval(() => page.conn.isOpen && sidebar.refresh(), 3000);
     render();
     // For tests and the curious: read-only access to the live state.
-    window.canopyInspector = { state: stateView(), selection, history, program, classify, reduceForest, client, timings, preview };
+    window.canopyInspector = { state: stateView(), selection, history, program, layout, classify, reduceForest, client, timings, preview };
 }
 
 /** The page's state as one read-only object with the names it had before it was split (the browser tests read it). */
@@ -170,7 +175,10 @@ function gotSnapshot(msg) {
     page.replica = page.handle.replica;
     page.clients = msg.clients || [];
     page.clientCount = msg.clientCount ?? page.clients.length;
-    if (msg.trace) history.noteTrace(msg.version, msg.trace, true);
+    if (msg.trace) {
+        history.noteTrace(msg.version, msg.trace, true);
+        layout.noteTrace(msg.version, msg.trace.events);
+    }
     for (const r of page.replica.readers()) {
         if (r.present) history.noteReader(r.reader, msg.version, true, r.value);
     }
@@ -192,6 +200,7 @@ function gotDiff(msg, applied) {
     const replica = page.replica;
     msg.before = applied.before;
     history.noteDiff(msg);
+    if (msg.trace) layout.noteTrace(msg.version, msg.trace.events);
     if (msg.ops.some((op) => op.op === 'declareKey')) renderKeySelect();
     // Only structural ops change which rows exist; the others just redraw the rows in view.
     tree.update(viewModel(), { structure: applied.structural });
@@ -226,6 +235,7 @@ function selectTree(id) {
     selection.openTree(id);
     history.openTree();
     program.openTree();
+    layout.openTree();
     if (id) follow(id);
     tree.update(viewModel());
     preview.draw(null);
@@ -236,6 +246,13 @@ function selectTree(id) {
 function select(id) {
     selection.select(id);
     tree.update(viewModel(), { structure: false });
+    render();
+}
+
+/** Selects node `id`, expanding its ancestors and scrolling its row into view (a click in the Layout tab). */
+function selectAndReveal(id) {
+    selection.select(id);
+    revealNode(id);
     render();
 }
 
@@ -401,12 +418,16 @@ function render() {
     $('center-body').classList.toggle('with-preview', isProgram);
     preview.highlight(tab === 'why' ? currentWhyNode() : null);
     for (const b of document.querySelectorAll('.tabs button.program-tab')) b.hidden = !isProgram;
-    // Source lines need room: the panel is wider while they are shown.
-    document.querySelector('.layout').classList.toggle('wide-panel', isProgram && (tab === 'source' || tab === 'why'));
+    $('layout-tab').hidden = !replica?.canvas;
+    // Source lines and the canvas need room: the panel is wider while they are shown.
+    document.querySelector('.layout').classList.toggle('wide-panel', isProgram && (tab === 'source' || tab === 'why' || tab === 'layout'));
     sidebar.render();
     renderLegend();
     for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === tab));
     for (const t of document.querySelectorAll('.tab')) t.hidden = t.dataset.tab !== tab;
+    // The Layout tab patches its elements in place, so it is drawn even while one of its fields has the focus.
+    if (tab === 'layout') layoutPane.draw({ replica, selected: selection.selected });
+    else layoutPane.clear();
     const context = panelContext();
     // Never redraw a form under the user's fingers: other clients' diffs would wipe what they are typing.
     const active = document.activeElement;

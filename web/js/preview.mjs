@@ -1,6 +1,7 @@
 // The live rendering of a program tree: every node drawn plainly with an HTML control, kept in step with the
 // replica by patching elements in place (keyed by node id), so that a diff from another client never replaces the
 // field someone is typing in. Typing, tapping, toggling, sliding and stepping send PROGRAMS.md §6 events.
+// Positioned (the Layout pane), every element is placed at its node's frame instead of flowing.
 
 import { h, fill } from './dom.mjs';
 
@@ -32,10 +33,12 @@ function bounds(props) {
 export class Preview {
     /**
      * `send(node, event, value)` sends an event; `pending(node)` says whether this page has events in flight for
-     * the node (its field is not overwritten then); `onSelect(id)` selects a node in the inspector.
+     * the node (its field is not overwritten then); `onSelect(id)` selects a node in the inspector. `positioned`
+     * places each element at its node's frame (canvas coordinates; the root element is at the canvas's origin).
      */
-    constructor(root, { send, pending, onSelect }) {
+    constructor(root, { send, pending, onSelect, positioned = false }) {
         this.root = root;
+        this.positioned = positioned;
         this.send = send;
         this.pending = pending;
         this.onSelect = onSelect;
@@ -51,7 +54,7 @@ export class Preview {
             return;
         }
         const seen = new Set();
-        const top = this.#node(replica, replica.rootId, seen, { disabled: false });
+        const top = this.#node(replica, replica.rootId, seen, { disabled: false }, [0, 0]);
         this.#place(this.root, [top]);
         for (const id of [...this.records.keys()]) if (!seen.has(id)) this.records.delete(id);
         this.highlight(this.highlighted);
@@ -73,7 +76,8 @@ export class Preview {
         return this.records.get(id)?.el ?? null;
     }
 
-    #node(replica, id, seen, inherited) {
+    /** Draws node `id`; `origin` is the canvas position of the box its element is placed in (positioned only). */
+    #node(replica, id, seen, inherited, origin) {
         const node = replica.node(id);
         seen.add(id);
         let record = this.records.get(id);
@@ -83,9 +87,10 @@ export class Preview {
         }
         const look = this.#look(node, inherited);
         this.#update(record, node, look);
+        const inside = this.positioned ? place(record.el, node.frame, origin) : origin;
         if (record.box) {
             const inner = { disabled: look.disabled };
-            const kids = replica.under(node).map((c) => this.#node(replica, c, seen, inner));
+            const kids = replica.under(node).map((c) => this.#node(replica, c, seen, inner, inside));
             this.#place(record.box, kids);
         }
         return record.el;
@@ -308,6 +313,26 @@ export class Preview {
         input.value = value;
         input.setSelectionRange(Math.min(start, value.length), Math.min(end, value.length));
     }
+}
+
+/**
+ * Places `el` at `frame` relative to `origin`; returns the origin of what is inside it. A node without a frame gets
+ * no box of its own (`display: contents`), so what is inside it is placed relative to the same origin.
+ */
+function place(el, frame, origin) {
+    const style = el.style;
+    if (!frame) {
+        if (style.display !== 'contents') style.display = 'contents';
+        return origin;
+    }
+    if (style.display) style.display = '';
+    const px = (v) => `${v}px`;
+    const [left, top, width, height] = [px(frame[0] - origin[0]), px(frame[1] - origin[1]), px(frame[2]), px(frame[3])];
+    if (style.left !== left) style.left = left;
+    if (style.top !== top) style.top = top;
+    if (style.width !== width) style.width = width;
+    if (style.height !== height) style.height = height;
+    return [frame[0], frame[1]];
 }
 
 function setText(el, value) {
