@@ -32,18 +32,29 @@ public struct ProgramSpec: Sendable, Equatable {
     public var view: String?
     /// Preview modifier type names as written in the source (`PreviewModifierDemo.SampleData`).
     public var previewModifiers: [String]
+    /// The canvas it is laid out in; nil: `CanvasSpec.standard`.
+    public var canvas: CanvasSpec?
+    /// Where each ScrollView is scrolled to, by node: `[x, y]` (set by `scroll` events).
+    public var scrollOffsets: [String: [Double]] = [:]
 
-    public init(source: String, view: String? = nil, previewModifiers: [String] = []) {
+    public init(source: String, view: String? = nil, previewModifiers: [String] = [], canvas: CanvasSpec? = nil) {
         self.source = source
         self.view = view
         self.previewModifiers = previewModifiers
+        self.canvas = canvas
     }
 
-    /// `{"view","source","previewModifiers"}`, as snapshots carry it (`previewModifiers` only when not empty).
+    /// `{"view","source","previewModifiers","canvas"}`, as snapshots carry it (`previewModifiers` only when not
+    /// empty, `canvas` only when given).
     public var json: JSON {
         var o: JSONObject = ["source": .string(source)]
         if let view { o["view"] = .string(view) }
         if !previewModifiers.isEmpty { o["previewModifiers"] = .array(previewModifiers.map { .string($0) }) }
+        if let canvas { o["canvas"] = canvas.json }
+        if !scrollOffsets.isEmpty {
+            o["scroll"] = .object(
+                JSONObject(uniqueMembers: scrollOffsets.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map { .double($0) })) }))
+        }
         return .object(o)
     }
 
@@ -63,7 +74,16 @@ public struct ProgramSpec: Sendable, Equatable {
             }
             modifiers = list.map { $0.string! }
         }
-        self.init(source: source, view: view, previewModifiers: modifiers)
+        var canvas: CanvasSpec?
+        if let c = o["canvas"], !c.isNull { canvas = try CanvasSpec(json: c) }
+        self.init(source: source, view: view, previewModifiers: modifiers, canvas: canvas)
+        let scroll = o["scroll"]?.object ?? JSONObject()
+        for node in scroll.keys {
+            guard let xy = scroll[node]?.array?.compactMap({ $0.number }), xy.count == 2 else {
+                throw CanopyError(.badMessage, "\"scroll\" maps ScrollView nodes to [x, y]")
+            }
+            scrollOffsets[node] = xy
+        }
     }
 }
 
@@ -97,7 +117,8 @@ public struct StateCell: Sendable, Equatable {
 }
 
 /// An event from a client (PROGRAMS.md §6): `tap`, `setText`, `focus`, `commit`, `setValue`, `increment`,
-/// `decrement` on a node, or `post` of a notification name to the whole tree.
+/// `decrement`, `scroll` on a node, `post` of a notification name or `resize` of the canvas (LAYOUT.md §2) to the
+/// whole tree.
 public struct ProgramEvent: Sendable, Equatable {
     public var node: String?
     public var event: String
@@ -127,6 +148,8 @@ public struct ProgramEvent: Sendable, Equatable {
         }
         if event == "post" {
             guard name != nil else { throw CanopyError(.badEvent, "a post event needs the notification's \"name\"") }
+        } else if event == "resize" {
+            guard o["value"] != nil else { throw CanopyError(.badEvent, "a resize event needs the new canvas as its \"value\"") }
         } else if node == nil {
             throw CanopyError(.badEvent, "a \(event) event needs the \"node\" it happens on")
         }
@@ -169,11 +192,22 @@ public struct ProgramTransaction: Sendable {
     public var inputs: ProgramInputs
     /// Inputs of bodies that ran and read the time or drew, and of views that went away (a diff's `bodyInputs`).
     public var bodyInputs: [RecordedInputs]
+    /// Nodes whose frame changed, with their new frame (a diff's `frames`), in tree order.
+    public var frames: [(node: String, frame: [Double])]
+    /// The canvas a `resize` gave the tree (a diff's `canvas`).
+    public var canvas: CanvasSpec?
+    /// ScrollViews scrolled (`[x, y]`, clamped to their content) or gone (nil): a diff's `scroll`.
+    public var scroll: [(node: String, offset: [Double]?)] = []
 
     public init(
         diff: Diff, state: [StateCell], objects: JSONObject = [:], warnings: [String],
-        inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0), bodyInputs: [RecordedInputs] = []
+        inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0), bodyInputs: [RecordedInputs] = [],
+        frames: [(node: String, frame: [Double])] = [], canvas: CanvasSpec? = nil,
+        scroll: [(node: String, offset: [Double]?)] = []
     ) {
+        self.frames = frames
+        self.canvas = canvas
+        self.scroll = scroll
         self.diff = diff
         self.state = state
         self.objects = objects
@@ -194,6 +228,8 @@ public protocol ProgramInstance: AnyObject, Sendable {
     /// The inputs of the last transaction (the creation's at first).
     var transactionInputs: ProgramInputs { get }
     var previewContexts: [PreviewContextUse] { get }
+    /// The frames of its nodes as last laid out, for a snapshot; nil for a program without layout.
+    var frameTable: FrameTable? { get }
     /// Runs `event` as one transaction on `tree`, which gains exactly one version. On error nothing changed: not the
     /// tree, not the cells (`bad_event`, `no_such_node`, `type_mismatch`, `runtime_error`, `too_expensive`).
     func handle(_ event: ProgramEvent, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction
@@ -212,6 +248,7 @@ extension ProgramInstance {
     /// A program that never reads the time or draws (a test's stand-in) records nothing.
     public var recordedInputs: [RecordedInputs] { [] }
     public var transactionInputs: ProgramInputs { ProgramInputs(time: 0, seed: 0) }
+    public var frameTable: FrameTable? { nil }
 }
 
 /// A program tree as `ProgramRuntime.start` made it.
