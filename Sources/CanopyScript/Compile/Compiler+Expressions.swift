@@ -280,7 +280,6 @@ extension Compiler {
             }
             return FunctionValueExpr(at, f, .unknown)
         }
-        if n == "Anchor" || n == "GeometryProxy" { return bad(node, "'\(n)' needs layout, which Canopy does not do") }
         return bad(node, "cannot find '\(n)' in scope")
     }
 
@@ -638,6 +637,12 @@ extension Compiler {
         }
         let index = expr(first.expression, expected: keyType)
         if base.type == .string, args.count == 1, let call = stringIndexSubscript(base, index, at: loc(s)) { return call }
+        if case .named(let id) = base.type, program.types[id].name == "GeometryProxy", args.count == 1,
+            let resolve = program.types[id].methods["__resolve(_:)"]
+        {
+            // `proxy[anchor]`: the anchor's rect or point in the proxy's space.
+            return DirectMethodCallExpr(loc(s), receiver: base, resolve, [.value(index)])
+        }
         if case .array(let e) = base.type, index.type == .range { result = .slice(e) }
         if case .slice = base.type { return bad(s, Compiler.sliceIndexMessage("a subscript")) }
         var fallback: Expr?

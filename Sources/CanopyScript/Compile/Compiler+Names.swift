@@ -7,6 +7,7 @@ extension Compiler {
         "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Color", "Spacer",
         "Form", "Section", "List", "NavigationStack", "NavigationView", "ForEach", "Group", "EmptyView", "Divider",
         "ScrollView", "Picker", "ProgressView", "Link", "Menu", "DisclosureGroup", "TabView", "Grid", "GridRow",
+        "GeometryReader",
         "LabeledContent", "ContentUnavailableView", "AnyView", "GroupBox", "ControlGroup", "ViewThatFits",
     ]
 
@@ -27,6 +28,8 @@ extension Compiler {
         "aspectRatio", "clipped", "mask", "fill", "stroke", "redacted", "allowsHitTesting", "compositingGroup",
         "ignoresSafeArea", "safeAreaInset", "monospacedDigit", "monospaced", "kerning", "tracking", "underline",
         "strikethrough", "textCase", "truncationMode", "minimumScaleFactor", "lineSpacing", "environmentObject",
+        "anchorPreference", "transformAnchorPreference", "overlayPreferenceValue", "backgroundPreferenceValue",
+        "coordinateSpace", "onGeometryChange",
     ]
 
     /// Modules whose import brings Foundation's members with it.
@@ -45,9 +48,9 @@ extension Compiler {
 
     /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
     static let opaqueTypes: Set<String> = Set([
-        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "EdgeInsets",
+        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge",
         "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
-        "LocalizedStringKey", "URL", "Data", "AnyView", "EmptyView", "Anchor", "GeometryProxy",
+        "LocalizedStringKey", "URL", "Data", "AnyView", "EmptyView",
         "Binding", "State", "Environment", "Published", "PreviewTrait",
     ]).union(Compiler.viewNames)
 

@@ -98,10 +98,6 @@ extension Compiler {
         }
         if let a = aliases[name] { return a }
         if let id = program.typeIndex[name], program.types[id].kind != .builtin { return .named(id) }
-        if name == "Anchor" || name == "GeometryProxy" {
-            if !quiet { error(node, "'\(name)' needs layout, which Canopy does not do") }
-            return .unknown
-        }
         if Compiler.opaqueTypes.contains(name) { return .opaque(name) }
         if ["Value", "Content", "Context", "Body", "Element", "Key"].contains(name) { return .generic(name) }
         if !quiet { error(node, "cannot find type '\(name)' in scope") }

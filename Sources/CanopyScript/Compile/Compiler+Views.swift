@@ -47,7 +47,7 @@ extension Compiler {
     /// `Name(args)` for a SwiftUI view.
     func viewInit(_ name: String, _ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
         let at = loc(node)
-        if name == "GeometryReader" { return bad(node, "'GeometryReader' needs layout, which Canopy does not do") }
+        if name == "GeometryReader" { return geometryReader(args, node) }
         var out: [ViewArgument] = []
         var unlabeled = 0
         // A Button's first unlabeled closure is its action (`Button("Save") { … }`, `Button { … } label: { … }`),
@@ -87,6 +87,17 @@ extension Compiler {
             }
         }
         return ViewInitExpr(at, name, out)
+    }
+
+    /// `GeometryReader { proxy in … }`: its content closure is kept, not run: the program tree runs it with a
+    /// `GeometryProxy` once layout knows the reader's place, and again when what it read changes.
+    func geometryReader(_ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
+        guard args.count == 1, args[0].label == nil || args[0].label == "content",
+            let c = args[0].expr.as(ClosureExprSyntax.self)
+        else { return bad(node, "GeometryReader takes one content closure: GeometryReader { proxy in … }") }
+        guard let proxy = program.type(named: "GeometryProxy") else { return bad(node, "GeometryProxy is missing") }
+        let content = closure(c, expected: .function([.named(proxy.id)], .opaque("View")), builder: true)
+        return ViewInitExpr(loc(node), "GeometryReader", [.handler("content", content)])
     }
 
     /// An expression where a view may be written: `Color.gray` there is a `Color` node.
@@ -178,6 +189,34 @@ extension Compiler {
             guard let c = closureArg() ?? args.first(where: { $0.label == "perform" || $0.label == nil })
             else { return bad(node, "\(n) needs a closure") }
             return ModifierExpr(at, base: receiver, .action(kind: n, action: expr(c.expr, expected: .function([], .void))))
+        case "anchorPreference":
+            guard let key = keyType(args.first(where: { $0.label == "key" })),
+                let source = args.first(where: { $0.label == "value" }),
+                let transform = args.first(where: { $0.label == "transform" }) ?? closureArg(),
+                let anchor = program.type(named: "Anchor")
+            else { return bad(node, "anchorPreference takes (key: K.self, value: .bounds) { anchor in … }") }
+            let f = expr(transform.expr, expected: .function([.named(anchor.id)], keyValueType(key) ?? .unknown))
+            return ModifierExpr(at, base: receiver, .anchorPreference(key: key, source: expr(source.expr, expected: nil), transform: f))
+        case "transformAnchorPreference":
+            return bad(node, "'transformAnchorPreference' is not part of Canopy's Swift subset yet; use anchorPreference with a reduce that merges")
+        case "overlayPreferenceValue", "backgroundPreferenceValue":
+            guard let key = keyType(args.first), let c = closureArg()?.expr.as(ClosureExprSyntax.self) else {
+                return bad(node, "\(n) takes a key type and a view closure: \(n)(MyKey.self) { value in … }")
+            }
+            let alignment = args.first { $0.label == "alignment" }.map { expr($0.expr, expected: nil) }
+            let content = closure(c, expected: .function([keyValueType(key) ?? .unknown], .opaque("View")), builder: true)
+            return ModifierExpr(
+                at, base: receiver,
+                .preferenceValue(overlay: n == "overlayPreferenceValue", key: key, alignment: alignment, content: content))
+        case "coordinateSpace":
+            // `.coordinateSpace(name: "scroll")`, or iOS 17's `.coordinateSpace(.named("scroll"))`.
+            guard args.count == 1, let space = program.type(named: "CoordinateSpace") else {
+                return bad(node, "coordinateSpace takes a name: .coordinateSpace(name: \"scroll\")")
+            }
+            let value = args[0].label == "name" ? expr(args[0].expr, expected: nil) : expr(args[0].expr, expected: .named(space.id))
+            return ModifierExpr(at, base: receiver, .other(name: "coordinateSpace", args: [(args[0].label ?? "_0", value)]))
+        case "onGeometryChange":
+            return bad(node, "'onGeometryChange' is not part of Canopy's Swift subset yet; read the geometry with a GeometryReader in a background")
         case "id":
             guard args.count == 1 else { return bad(node, "id takes one value") }
             return ModifierExpr(at, base: receiver, .id(expr(args[0].expr, expected: nil)))

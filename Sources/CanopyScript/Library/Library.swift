@@ -108,6 +108,7 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
         registerCore()
         registerString()
         registerStringIndex()
+        registerGeometry()
         registerFormat()
         registerCharacters()
         registerNumbers()

@@ -33,6 +33,8 @@ package final class Machine {
     package var output: String?
     /// The program tree whose view code runs, if any: it sees state reads and writes.
     package weak var host: (any ViewHost)?
+    /// Answers `GeometryProxy`'s questions: the program tree's layout (none for a script run alone).
+    package weak var geometry: (any GeometryHost)?
     /// The time and random draws code sees (`InputSource`); `nil`: none, and reading them faults.
     package var inputs: (any InputSource)?
     /// Where a program tree notes the objects its code assigns properties of (nil: nobody keeps them).

@@ -62,7 +62,7 @@ extension Value {
     }
 
     /// The value of a variable slot: boxes are looked through.
-    @inline(__always) var unboxed: Value {
+    @inline(__always) package var unboxed: Value {
         if case .box(let b) = self { return b.value }
         return self
     }

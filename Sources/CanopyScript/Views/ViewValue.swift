@@ -100,6 +100,12 @@ package enum ViewModifier {
     case onReceive(name: String, action: Value)
     /// `.onSubmit { … }`, `.onAppear { … }`, `.task { … }`: closures the runtime calls.
     case action(kind: String, action: Value)
+    /// `.anchorPreference(key:value:transform:)`: `source` is `.bounds` or a unit point by name (`"center"`);
+    /// the transform runs with the anchor of the view's box once it is laid out.
+    case anchorPreference(key: TypeID, source: Value, transform: Value)
+    /// `.overlayPreferenceValue(K.self) { value in … }` (`overlay`) or `.backgroundPreferenceValue`: a view made
+    /// from the key's value inside the modified view.
+    case preferenceValue(overlay: Bool, key: TypeID, alignment: Value?, content: Value)
     /// Any other modifier, kept and shown.
     case other(name: String, args: [(String, Value)])
 
@@ -113,6 +119,8 @@ package enum ViewModifier {
         case .onChange: return "onChange"
         case .onReceive: return "onReceive"
         case .action(let kind, _): return kind
+        case .anchorPreference: return "anchorPreference"
+        case .preferenceValue(let overlay, _, _, _): return overlay ? "overlayPreferenceValue" : "backgroundPreferenceValue"
         case .other(let name, _): return name
         }
     }
@@ -130,6 +138,10 @@ package enum ViewModifier {
             return v1 == v2 && a1 == a2 && i1 == i2
         case (.onReceive(let n1, let a1), .onReceive(let n2, let a2)): return n1 == n2 && a1 == a2
         case (.action(let k1, let a1), .action(let k2, let a2)): return k1 == k2 && a1 == a2
+        case (.anchorPreference(let k1, let s1, let t1), .anchorPreference(let k2, let s2, let t2)):
+            return k1 == k2 && s1 == s2 && t1.sameInput(as: t2)
+        case (.preferenceValue(let o1, let k1, let a1, let c1), .preferenceValue(let o2, let k2, let a2, let c2)):
+            return o1 == o2 && k1 == k2 && a1 == a2 && c1.sameInput(as: c2)
         case (.other(let n1, let x1), .other(let n2, let x2)):
             return n1 == n2 && x1.count == x2.count && zip(x1, x2).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
