@@ -77,6 +77,14 @@ extension ProtocolMachine {
         if !t.state.isEmpty { fields["state"] = .array(t.state.map(\.json)) }
         if !t.objects.isEmpty { fields["objects"] = .object(t.objects) }
         if !t.warnings.isEmpty { fields["warnings"] = .array(t.warnings.map { .string($0) }) }
+        if !t.frames.isEmpty {
+            fields["frames"] = .array(t.frames.map { ["node": .string($0.node), "frame": .array($0.frame.map { .double($0) })] })
+        }
+        if let canvas = t.canvas { fields["canvas"] = canvas.json }
+        if !t.scroll.isEmpty {
+            fields["scroll"] = .array(
+                t.scroll.map { ["node": .string($0.node), "offset": $0.offset.map { .array($0.map { .double($0) }) } ?? .null] })
+        }
         return AppliedBatch(fields: fields, trace: t.diff.trace, opCount: t.diff.ops.count)
     }
 

@@ -71,7 +71,8 @@ extension ProtocolMachine {
         }
         let tail = SharedTail()
         channels[id]!.snapshotBodies.remember(tail, trace: trace, version: version, epoch: epoch)
-        let job = SnapshotJob(tree: channel.tree, program: program, trace: trace, tail: tail)
+        let job = SnapshotJob(
+            tree: channel.tree, program: program, frames: channel.program?.frameTable, trace: trace, tail: tail)
         return (OutgoingMessage(head: bytes, tail: tail, headroom: configuration.headroom), .encodeSnapshot(job))
     }
 

@@ -8,6 +8,8 @@ public struct SnapshotJob: Sendable {
     public let tree: Tree
     /// `program`, `state` and `previewContexts` of a program tree, taken on the service thread; empty for data.
     public let program: JSONObject
+    /// A program tree's frames, written on its nodes.
+    public let frames: FrameTable?
     public let trace: Bool
     /// Filled with `encode()`'s bytes, then made ready on the service thread.
     public let tail: SharedTail
@@ -16,10 +18,11 @@ public struct SnapshotJob: Sendable {
     /// head that ends with a comma: `"keys":[…],"root":{…},"readers":[…],…}`.
     public func encode() -> [UInt8] {
         var out: [UInt8] = []
-        SnapshotEncoding.writeKeysAndRoot(of: tree, into: &out)
+        SnapshotEncoding.writeKeysAndRoot(of: tree, into: &out, frames: frames)
         out += #","readers":"#.utf8
         JSON.array(tree.readers.map(\.json)).write(into: &out)
         var rest = program
+        if let frames { rest.merge(frames.members) }
         if trace, let t = tree.evaluateFromScratch(trace: true).trace { rest["trace"] = t.json }
         SnapshotEncoding.appendMembers(rest, into: &out)
         out.append(UInt8(ascii: "}"))

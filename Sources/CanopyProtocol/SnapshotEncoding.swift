@@ -29,12 +29,12 @@ public enum SnapshotEncoding {
 
     /// `"keys":[…],"root":{…}` — the root straight from the tree's storage, with no `Node` or `JSON` copy of a 1M-node
     /// tree in between. Shared by the store's snapshots and the subscribers' snapshot bodies.
-    static func writeKeysAndRoot(of tree: Tree, into out: inout [UInt8]) {
+    static func writeKeysAndRoot(of tree: Tree, into out: inout [UInt8], frames: FrameTable? = nil) {
         out.reserveCapacity(out.count + 64 * tree.nodeCount + 256)
         out += #""keys":"#.utf8
         JSON.array(tree.keys.map(\.json)).write(into: &out)
         out += #","root":"#.utf8
-        tree.writeRootJSON(into: &out)
+        tree.writeRootJSON(into: &out, frames: frames)
     }
 
     /// `,` and the members of `o` (nothing when it is empty), to continue an object being written.

@@ -35,8 +35,8 @@ public struct StoredProgram: Sendable, Equatable {
     }
 
     /// Folds a logged diff of a later version in: its `state` entries set (or, `dropped`, remove) cells, its
-    /// `objects` entries add or replace objects by id, its `bodyInputs` set (or remove) recorded inputs, and a
-    /// `source` (a `setSource` diff) replaces the spec's source.
+    /// `objects` entries add or replace objects by id, its `bodyInputs` set (or remove) recorded inputs, a
+    /// `source` (a `setSource` diff) replaces the spec's source, and a `canvas` (a `resize`) the spec's canvas.
     mutating func fold(diff: JSON) throws(CanopyError) {
         if let inputs = diff["inputs"] { self.inputs = try ProgramInputs(json: inputs) }
         for entry in diff["bodyInputs"]?.array ?? [] {
@@ -49,6 +49,13 @@ public struct StoredProgram: Sendable, Equatable {
                 throw CanopyError(.badMessage, "a diff's \"source\" is a string")
             }
             spec.source = text
+        }
+        if let canvas = diff["canvas"] { spec.canvas = try CanvasSpec(json: canvas) }
+        for entry in diff["scroll"]?.array ?? [] {
+            guard let node = entry["node"]?.string else { throw CanopyError(.badMessage, "a diff's scroll entry needs a \"node\"") }
+            if let xy = entry["offset"]?.array?.compactMap(\.number), xy.count == 2 { spec.scrollOffsets[node] = xy } else {
+                spec.scrollOffsets[node] = nil
+            }
         }
         for entry in diff["state"]?.array ?? [] {
             let cell = try StateCell(json: entry)
