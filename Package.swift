@@ -56,8 +56,9 @@ let package = Package(
                 .unsafeFlags(["-no-whole-module-optimization"], .when(configuration: .release)),
             ]),
         // Pure Swift: program trees (PROGRAMS.md) — view instances, @State cells, bindings, environment, preview
-        // contexts, events and transactions — on CanopyScript's interpreter; implements CanopyCore's ProgramRuntime.
-        .target(name: "CanopyViews", dependencies: ["CanopyCore", "CanopyScript"], swiftSettings: strict),
+        // contexts, events, transactions and their layout — on CanopyScript's interpreter and CanopyLayout; implements
+        // CanopyCore's ProgramRuntime.
+        .target(name: "CanopyViews", dependencies: ["CanopyCore", "CanopyScript", "CanopyLayout"], swiftSettings: strict),
         // Pure Swift: SwiftUI's layout rules (LAYOUT.md §3) on a keyed, incremental tree; the versioned text model.
         .target(name: "CanopyLayout", swiftSettings: strict),
         // Pure Swift: the protocol of PROTOCOL.md as a state machine (sessions, tree channels, actions out). No I/O.

@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyLayout
 import CanopyScript
 
 /// Events (PROGRAMS.md §6): what each kind of view accepts and which closure or binding it runs.
@@ -25,8 +26,10 @@ extension ProgramTree {
                 }
             }
         }
+        if event.event == "resize" { return try resize(event, tree: &tree, trace: trace) }
         guard let id = event.node else { throw CanopyError(.badEvent, "a \(event.event) event needs the \"node\" it happens on") }
         guard let node = nodes[id] else { throw CanopyError(.noSuchNode, "no node \"\(id)\" in this program tree") }
+        if event.event == "scroll" { return try scroll(event, node, tree: &tree, trace: trace) }
         guard let accepted = Self.events[node.type], accepted.contains(event.event) else {
             let has = Self.events[node.type].map { "; a \(node.type) has " + $0.sorted().joined(separator: ", ") }
                 ?? " (it has no events)"
@@ -36,6 +39,55 @@ extension ProgramTree {
         return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
             log.step(["e": "action", "node": .string(id), "event": .string(event.event)], at: actionLocation(event.event, node))
             try script { () throws(ScriptFault) in try dispatch(event.event, value, node) }
+        }
+    }
+
+    /// `resize`: the tree gets a new canvas (LAYOUT.md §2) and is laid out again, as one transaction.
+    func resize(_ event: ProgramEvent, tree: inout Tree, trace: Bool) throws(CanopyError) -> ProgramTransaction {
+        let canvas: CanvasSpec
+        do { canvas = try CanvasSpec(json: event.value ?? .null) } catch {
+            throw CanopyError(.badEvent, "resize: \(error.message)")
+        }
+        let before = spec.canvas
+        do {
+            return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
+                log.step(["e": "action", "event": "resize", "canvas": canvas.json])
+                spec.canvas = canvas
+                layout.setCanvas(canvas)
+                log.canvas = canvas
+                layoutPending = true
+            }
+        } catch {
+            spec.canvas = before
+            layout.setCanvas(before ?? .standard)
+            throw error
+        }
+    }
+
+    /// `scroll` on a ScrollView: its content moves to the offset (clamped to the content), as one transaction.
+    func scroll(_ event: ProgramEvent, _ node: RenderedNode, tree: inout Tree, trace: Bool) throws(CanopyError)
+        -> ProgramTransaction
+    {
+        guard node.type == "ScrollView" else {
+            throw CanopyError(.badEvent, "a \(node.type) does not take scroll; a ScrollView does")
+        }
+        guard let o = event.value?.object, let x = o["x"]?.number ?? (o["x"] == nil ? 0 : nil),
+            let y = o["y"]?.number ?? (o["y"] == nil ? 0 : nil), x.isFinite, y.isFinite, abs(x) <= CanvasSpec.maxSide * 100,
+            abs(y) <= CanvasSpec.maxSide * 100
+        else { throw CanopyError(.typeMismatch, "scroll on a ScrollView takes {\"x\":number,\"y\":number}, got \((event.value ?? .null).encoded())") }
+        let before = spec.scrollOffsets[node.id]
+        do {
+            return try transaction(tree: &tree, trace: trace) { () throws(CanopyError) in
+                log.step(["e": "action", "node": .string(node.id), "event": "scroll"])
+                layout.tree.setScrollOffset(node.id, LayoutPoint(x: x, y: y))
+                layoutPending = true
+                log.scrolled.append(node.id)
+            }
+        } catch {
+            spec.scrollOffsets[node.id] = before
+            let xy = before ?? [0, 0]
+            layout.tree.setScrollOffset(node.id, LayoutPoint(x: xy[0], y: xy[1]))
+            throw error
         }
     }
 

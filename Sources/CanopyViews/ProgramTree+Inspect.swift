@@ -8,7 +8,7 @@ extension ProgramTree {
     func inspect(node id: String) throws(CanopyError) -> JSONObject {
         guard let node = nodes[id] else { throw CanopyError(.noSuchNode, "no node \"\(id)\" in this program tree") }
         var out = JSONObject()
-        if let inst = node.instance { out["view"] = .string(program.types[inst.typeID].name) }
+        if let inst = node.instance, inst.content == nil { out["view"] = .string(program.types[inst.typeID].name) }
         let (cells, objects) = inspectedCells(node.instance?.cells ?? [])
         out["cells"] = .array(cells)
         if !objects.isEmpty { out["objects"] = .object(objects) }

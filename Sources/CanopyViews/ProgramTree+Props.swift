@@ -41,12 +41,42 @@ extension ProgramTree {
         return o
     }
 
-    /// One modifier as the engine and clients see it.
+    /// A modifier as the engine and clients see it: one modifier, or for `overlayPreferenceValue` two (a reader of
+    /// the key and the overlay its closure makes).
     func modifierJSON(
+        _ m: ViewModifier, owner: String, index: Int, environment: [String: Value], local: [String: Value],
+        instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
+    ) throws(ScriptFault) -> [Modifier] {
+        switch m {
+        case .anchorPreference(let key, let source, let transform):
+            let anchor = try anchorValue(source, owner: owner, index: index)
+            let value = try machine.call(value: transform, [anchor], site: machine.sourceLocation(of: transform) ?? machine.site)
+            return [.preference(key: keyName(key), value: program.encode(value))]
+        case .preferenceValue(let overlay, let key, _, let content):
+            let id = "\(owner)/@\(index):\(overlay ? "overlay" : "background")PreferenceValue"
+            let inst = try preferenceValueInstance(
+                key: key, content: content, id: id, environment: environment, local: local, owner: instance, reuse: reuse)
+            let node = RenderedNode(
+                id: id, view: ViewValue(.library, "PreferenceValue", at: .unknown), type: "PreferenceValue", props: [:],
+                modifiers: [], children: [], instance: inst)
+            nodes[id] = node
+            attached.append(node)
+            let reader = Modifier.onPreferenceChange(key: keyName(key))
+            return [reader, overlay ? .overlay(node.fullNode) : .background(node.fullNode)]
+        default:
+            return [try singleModifierJSON(
+                m, owner: owner, index: index, environment: environment, local: local, instance: instance, reuse: reuse,
+                attached: &attached)]
+        }
+    }
+
+    private func singleModifierJSON(
         _ m: ViewModifier, owner: String, index: Int, environment: [String: Value], local: [String: Value],
         instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
     ) throws(ScriptFault) -> Modifier {
         switch m {
+        case .anchorPreference, .preferenceValue:
+            throw ScriptFault(.runtime, "\(m.name) makes more than one modifier", at: .unknown)
         case .preference(let key, let value):
             return .preference(key: keyName(key), value: program.encode(value))
         case .onPreferenceChange(let key, _):

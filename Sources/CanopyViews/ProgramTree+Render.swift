@@ -10,23 +10,40 @@ extension ProgramTree {
 
     private func runBodyCode(_ inst: ViewInstance) throws(ScriptFault) {
         let info = program.types[inst.typeID]
-        guard let getter = info.methods["body"] else {
-            throw ScriptFault(.runtime, "view '\(info.name)' has no body", at: info.location)
+        let callee: Value
+        let location: SourceLocation?
+        if let content = inst.content {
+            // A GeometryReader: its closure with a proxy of its node.
+            callee = content
+            location = machine.sourceLocation(of: content)
+        } else {
+            guard let getter = info.methods["body"] else {
+                throw ScriptFault(.runtime, "view '\(info.name)' has no body", at: info.location)
+            }
+            callee = .function(BoundMethod(getter, receiver: injectStorage(inst)))
+            location = getter.location
         }
         for box in inst.reads { box.readers.remove(inst.id) }
         inst.reads = []
+        inst.geometryReads = []
         let saved = current
         current = inst
         defer { current = saved }
         if log.tracing {
-            log.step(
-                ["e": "body", "node": .string(inst.id), "view": .string(info.name), "because": .array(inst.because.map { .string($0) })],
-                at: getter.location)
+            var step: JSONObject = [
+                "e": "body", "node": .string(inst.id), "view": .string(inst.content == nil ? info.name : inst.contentKind),
+                "because": .array(inst.because.map { .string($0) }),
+            ]
+            if inst.because == ["geometry"] {
+                step["e"] = "geometry"
+                step["because"] = "frame"
+            }
+            log.step(step, at: location)
         }
         inst.isDirty = false
         inst.because = []
-        let record = injectStorage(inst)
-        let produced = try machine.call(value: .function(BoundMethod(getter, receiver: record)), [], site: getter.location)
+        let arguments: [Value] = inst.content == nil ? [] : [inst.argument]
+        let produced = try machine.call(value: callee, arguments, site: location ?? machine.site)
         let reuse = inst.children
         inst.children = Dictionary(minimumCapacity: reuse.count)
         var out: [RenderedNode] = []
@@ -62,18 +79,24 @@ extension ProgramTree {
         }
         var modifiers: [Modifier] = []
         var attached: [RenderedNode] = []
+        var origin: [Int]?
         for (i, m) in v.modifiers.enumerated() {
-            modifiers.append(
-                try modifierJSON(
-                    m, owner: id, index: i, environment: env, local: localEnv, instance: owner, reuse: reuse,
-                    attached: &attached))
+            let made = try modifierJSON(
+                m, owner: id, index: i, environment: env, local: localEnv, instance: owner, reuse: reuse,
+                attached: &attached)
+            if made.count != 1, origin == nil { origin = Array(0..<modifiers.count) }
+            modifiers += made
+            origin? += Array(repeating: i, count: made.count)
         }
-        if v.kind == .custom {
-            let inst = try instance(for: v, id: id, environment: env, local: localEnv, owner: owner, reuse: reuse)
+        if v.kind == .custom || (v.kind == .library && v.type == "GeometryReader") {
+            let inst = v.kind == .custom
+                ? try instance(for: v, id: id, environment: env, local: localEnv, owner: owner, reuse: reuse)
+                : try readerInstance(for: v, id: id, environment: env, local: localEnv, owner: owner, reuse: reuse)
             let node = RenderedNode(
-                id: id, view: v, type: v.type, props: customProps(v.record), modifiers: modifiers, children: [],
-                instance: inst)
+                id: id, view: v, type: v.type, props: v.kind == .custom ? customProps(v.record) : [:],
+                modifiers: modifiers, children: [], instance: inst)
             node.attached = attached
+            node.modifierOrigin = origin
             nodes[id] = node
             return node
         }
@@ -91,6 +114,7 @@ extension ProgramTree {
             id: id, view: v, type: v.type, props: try libraryProps(v), modifiers: modifiers, children: children,
             instance: nil)
         node.attached = attached
+        node.modifierOrigin = origin
         nodes[id] = node
         return node
     }
@@ -125,6 +149,39 @@ extension ProgramTree {
         owner?.children[id] = inst
         instances[id] = inst
         try createCells(inst)
+        try runBody(inst)
+        return inst
+    }
+
+    /// The instance of a `GeometryReader` at `id`: its body is its content closure, run with a proxy of its node.
+    func readerInstance(
+        for v: ViewValue, id: String, environment: [String: Value], local: [String: Value], owner: ViewInstance?,
+        reuse: [String: ViewInstance]
+    ) throws(ScriptFault) -> ViewInstance {
+        guard let content = v.handler("content"), let proxy = program.type(named: "GeometryProxy") else {
+            throw ScriptFault(.runtime, "GeometryReader needs a content closure", at: v.location)
+        }
+        if let old = reuse[id], old.content != nil {
+            owner?.children[id] = old
+            old.localEnvironment = local
+            if !old.content!.sameInput(as: content) {
+                old.content = content
+                markDirty(old, because: "properties")
+            }
+            setEnvironment(old, environment)
+            return old
+        }
+        let depth = (owner?.depth ?? -1) + 1
+        guard depth <= limits.maxDepth else {
+            throw ScriptFault(.runtime, "views nest more than \(limits.maxDepth) deep", at: v.location)
+        }
+        let inst = ViewInstance(id: id, typeID: proxy.id, record: .null, depth: depth, owner: owner)
+        inst.content = content
+        inst.argument = .record(proxy.id, [.string(id)])
+        inst.localEnvironment = local
+        inst.environment = environment
+        owner?.children[id] = inst
+        instances[id] = inst
         try runBody(inst)
         return inst
     }

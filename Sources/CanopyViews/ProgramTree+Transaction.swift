@@ -39,6 +39,10 @@ extension ProgramTree {
             rootNode = node
             root = node.instance
             dirty = []
+            // Geometry readers ran before anything was laid out: lay out and run them again until they settle.
+            var discarded: [Op] = []
+            try script { () throws(ScriptFault) in try settleLayout(&discarded, warnings: &outcome.warnings) }
+            _ = layout.takeChangedNodes()
             inputs.replaying = false
             try endRestoring()
             tree = try Tree(
@@ -48,6 +52,10 @@ extension ProgramTree {
                 for r in tree.readers where r.present { outcome.fired.insert(r.reader) }
                 try script { () throws(ScriptFault) in try perform(tree.readers.filter(\.present)) }
                 try runRounds(&tree, &outcome, trace: trace)
+            } else {
+                // A restart: views made from a preference's value see the value their readers hold.
+                syncPreferenceValues(tree.readers)
+                if !dirty.isEmpty { try runRounds(&tree, &outcome, trace: trace) }
             }
             published = try publish()
         } catch {
@@ -95,10 +103,14 @@ extension ProgramTree {
     /// Rounds until nothing changes: bodies, ops, engine, readers' closures, `onChange` closures.
     func runRounds(_ tree: inout Tree, _ outcome: inout Outcome, trace: Bool) throws(CanopyError) {
         var round = 0
-        while !dirty.isEmpty || !pendingOnChange.isEmpty {
+        while !dirty.isEmpty || !pendingOnChange.isEmpty || layoutPending {
             round += 1
             var ops: [Op] = []
-            try script { () throws(ScriptFault) in try processDirty(&ops) }
+            try script { () throws(ScriptFault) in
+                try processDirty(&ops)
+                if !ops.isEmpty || layoutPending { try settleLayout(&ops, warnings: &outcome.warnings) }
+            }
+            layoutPending = false
             let changes = try apply(ops, &tree, &outcome, trace: trace)
             if round >= Self.maxRounds {
                 if !dirty.isEmpty || !pendingOnChange.isEmpty || !changes.isEmpty {
@@ -151,9 +163,11 @@ extension ProgramTree {
 
     /// Runs the `onPreferenceChange` closures of the readers that fired, in tree order.
     func perform(_ changes: [ReaderValue]) throws(ScriptFault) {
+        syncPreferenceValues(changes)
         for c in changes {
             guard let node = nodes[c.node], let hash = c.reader.lastIndex(of: "#"),
-                let index = Int(c.reader[c.reader.index(after: hash)...]), index < node.view.modifiers.count,
+                let treeIndex = Int(c.reader[c.reader.index(after: hash)...]),
+                case let index = node.viewModifierIndex(treeIndex), index >= 0, index < node.view.modifiers.count,
                 case .onPreferenceChange(let key, let action) = node.view.modifiers[index]
             else { continue }
             log.step(["e": "perform", "reader": .string(c.reader), "node": .string(c.node)], at: machine.sourceLocation(of: action))
@@ -241,9 +255,17 @@ extension ProgramTree {
     {
         let changes = outcome.fired.isEmpty ? [] : tree.readers.filter { outcome.fired.contains($0.reader) }
         let trace: Trace? = log.tracing ? Trace(events: log.trace, summary: outcome.summary) : nil
+        let frames = layout.takeChangedNodes().sorted().compactMap { node in layout.frames[node].map { (node, $0) } }
+        var scroll: [(node: String, offset: [Double]?)] = []
+        for node in log.scrolled {
+            let p = layout.tree.scrollOffset(of: node)
+            spec.scrollOffsets[node] = [p.x, p.y]
+            scroll.append((node, [p.x, p.y]))
+        }
         return ProgramTransaction(
             diff: Diff(ops: outcome.ops, changes: changes, trace: trace, summary: outcome.summary),
             state: published.cells, objects: published.objects, warnings: outcome.warnings,
-            inputs: inputs.transaction, bodyInputs: inputs.changes)
+            inputs: inputs.transaction, bodyInputs: inputs.changes, frames: frames, canvas: log.canvas,
+            scroll: scroll)
     }
 }

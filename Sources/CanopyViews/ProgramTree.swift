@@ -1,4 +1,5 @@
 import CanopyCore
+import CanopyLayout
 import CanopyScript
 
 /// A running program tree (PROGRAMS.md): the view instances of one root view, their cells, and the transactions that
@@ -41,6 +42,12 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var readOnly = false
     /// The time and random draws of its code, and the inputs its bodies ran with.
     let inputs: TreeInputs
+    /// Its layout in its canvas (LAYOUT.md).
+    let layout: ProgramLayout
+    /// The engine's last value of every reader, by reader id (for preference-value overlays made later).
+    var lastReaders: [String: JSON] = [:]
+    /// The canvas or a scroll offset changed: the next round lays the tree out even if no body ran.
+    var layoutPending = false
 
     init(
         compiled: CompiledProgram, spec: ProgramSpec, limits: Limits, inputs source: any ProgramInputSource,
@@ -50,11 +57,14 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         self.spec = spec
         self.limits = limits
         inputs = TreeInputs(source: source, recorded: recorded)
+        layout = ProgramLayout(canvas: spec.canvas ?? .standard)
+        for (node, xy) in spec.scrollOffsets { layout.tree.setScrollOffset(node, LayoutPoint(x: xy[0], y: xy[1])) }
         machine = Machine(fuel: limits.fuel)
         machine.program = compiled.program
         machine.host = self
         machine.inputs = inputs
         machine.objectWrites = objectWrites
+        machine.geometry = self
     }
 
     /// A cell's identity across renders, restarts and sources: its view's node and its property's name.
@@ -113,6 +123,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     // MARK: ProgramInstance
 
     var recordedInputs: [RecordedInputs] { inputs.all }
+    var frameTable: FrameTable? { layout.table() }
     var transactionInputs: ProgramInputs { inputs.transaction }
 }
 
@@ -128,6 +139,10 @@ struct TransactionLog {
     var tracing = false
     /// Bodies ran or ops were applied: undoing needs a rebuild, not just the cells' old values.
     var applied = false
+    /// A `resize`'s canvas and a `scroll`'s offsets, reported in the diff.
+    var canvas: CanvasSpec?
+    /// ScrollViews a `scroll` moved: their offsets, clamped by the layout, are reported when it ends.
+    var scrolled: [String] = []
 
     mutating func noteWrite(_ box: StateBox) {
         if written.insert(ObjectIdentifier(box)).inserted { undo.append((box, box.value)) }

@@ -25,6 +25,14 @@ final class ViewInstance {
     var reads: [StateBox] = []
     var isDirty = false
     var because: [String] = []
+    /// A `GeometryReader`'s or a `…PreferenceValue`'s content closure: its body is this closure called with
+    /// `argument` (a proxy of the reader's node; the key's value).
+    var content: Value?
+    var argument: Value = .null
+    /// What made the closure: `GeometryReader` or `PreferenceValue` (for traces).
+    var contentKind = "GeometryReader"
+    /// Geometry its last body run asked the layout for, with the answers it got (ProgramTree+Geometry).
+    var geometryReads: [GeometryRead] = []
 
     init(id: String, typeID: TypeID, record: Value, depth: Int, owner: ViewInstance?) {
         self.id = id
@@ -50,6 +58,15 @@ final class RenderedNode {
     let instance: ViewInstance?
     /// The roots of its attached subtrees (background, overlay), for events inside them.
     var attached: [RenderedNode] = []
+    /// The view modifier each of `modifiers` comes from, when one made several (`overlayPreferenceValue` is a
+    /// reader and an overlay); nil when they match one to one.
+    var modifierOrigin: [Int]?
+
+    /// The index in `view.modifiers` of the engine's modifier `index`.
+    func viewModifierIndex(_ index: Int) -> Int {
+        guard let modifierOrigin else { return index }
+        return index < modifierOrigin.count ? modifierOrigin[index] : -1
+    }
 
     init(
         id: String, view: ViewValue, type: String, props: JSONObject, modifiers: [Modifier], children: [RenderedNode],
@@ -67,6 +84,22 @@ final class RenderedNode {
     /// The whole subtree as a node: a view struct's node gets its instance's output as children.
     var fullNode: Node {
         let kids = instance.map { $0.output } ?? children
-        return Node(id: id, type: type, props: props, modifiers: modifiers, children: kids.map(\.fullNode))
+        var mods = modifiers
+        if !attached.isEmpty {
+            // Attached subtrees as they are now: a closure inside one (a GeometryReader) may have run again.
+            var k = 0
+            for i in mods.indices where k < attached.count {
+                switch mods[i] {
+                case .background:
+                    mods[i] = .background(attached[k].fullNode)
+                    k += 1
+                case .overlay:
+                    mods[i] = .overlay(attached[k].fullNode)
+                    k += 1
+                default: continue
+                }
+            }
+        }
+        return Node(id: id, type: type, props: props, modifiers: mods, children: kids.map(\.fullNode))
     }
 }

@@ -10,10 +10,10 @@ struct ProgramFixture {
 
     init(
         _ source: String, view: String? = nil, previewModifiers: [String] = [], cells: [StateCell] = [],
-        state: ProgramState? = nil, limits: Limits = .default, trace: Bool = true
+        state: ProgramState? = nil, limits: Limits = .default, trace: Bool = true, canvas: CanvasSpec? = nil
     ) throws {
         let start = try ViewRuntime().start(
-            ProgramSpec(source: source, view: view, previewModifiers: previewModifiers),
+            ProgramSpec(source: source, view: view, previewModifiers: previewModifiers, canvas: canvas),
             state: state ?? ProgramState(cells: cells), version: 0, limits: limits, trace: trace)
         tree = start.tree
         program = start.program

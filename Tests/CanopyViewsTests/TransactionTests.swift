@@ -52,10 +52,11 @@ import Testing
         #expect(p.last.state == [
             StateCell(node: "Root/0:VStack/2:Cell", name: "n", value: 2), StateCell(node: "Root", name: "total", value: 3),
         ])
-        // The trace keeps the order of the rounds: action, state, body, engine fire, perform, state, body.
+        // The trace keeps the order of the rounds: action, state, body, engine fire, perform, state, body (layout
+        // steps aside).
         let order: [String] = (p.last.diff.trace?.events ?? []).compactMap {
             switch $0.kind {
-            case .program(let o): return o["e"]?.string
+            case .program(let o): return o["e"] == "layout" ? nil : o["e"]?.string
             case .fire: return "fire"
             default: return nil
             }

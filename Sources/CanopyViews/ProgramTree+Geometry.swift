@@ -1,0 +1,152 @@
+import CanopyCore
+import CanopyLayout
+import CanopyScript
+
+/// A question a body asked the layout (`proxy.size`, `proxy.frame(in:)`, an anchor) and the answer it got: after
+/// each layout the question is asked again, and a different answer runs that body again (LAYOUT.md §1).
+struct GeometryRead {
+    var node: String
+    var space: GeometrySpace
+    var answer: GeometryRect
+}
+
+/// Geometry as programs see it, and the layout rounds of a transaction.
+extension ProgramTree: GeometryHost {
+    /// The most layout passes in one round before geometry is taken as it is (SwiftUI stops a size feedback loop
+    /// too, with "Bound preference … tried to update multiple times per frame").
+    static let maxLayoutPasses = 16
+
+    func geometryFrame(of node: String, in space: GeometrySpace) -> GeometryRect {
+        let answer = layout.frame(of: node, in: space)
+        current?.geometryReads.append(GeometryRead(node: node, space: space, answer: answer))
+        return answer
+    }
+
+    func geometryInsets(of node: String) -> GeometryRect {
+        layout.safeAreaInsets(of: node)
+    }
+
+    /// Lays the tree out and runs again the bodies whose geometry changed, until nothing changes (at most
+    /// `maxLayoutPasses` times); the bodies' new output joins `ops`.
+    func settleLayout(_ ops: inout [Op], warnings: inout [String]) throws(ScriptFault) {
+        guard let rootNode else { return }
+        var pass = 0
+        while true {
+            pass += 1
+            layout.build(rootNode) { self.program.encode($0).encoded() }
+            let changed = try layout.run(trace: log.tracing ? { fields in self.log.step(fields) } : nil)
+            if !changed.isEmpty || layout.rebuiltGeometry { markGeometryReaders() }
+            guard !dirty.isEmpty else { return }
+            if pass >= Self.maxLayoutPasses {
+                warnings.append(
+                    "stopped after \(Self.maxLayoutPasses) layout passes: geometry kept changing (a GeometryReader's "
+                        + "content changes the size it reads)")
+                return
+            }
+            try processDirty(&ops)
+        }
+    }
+
+    /// Marks dirty every instance whose geometry questions now have other answers.
+    func markGeometryReaders() {
+        for inst in instances.values where !inst.geometryReads.isEmpty && !inst.isDirty {
+            for read in inst.geometryReads where layout.frame(of: read.node, in: read.space) != read.answer {
+                markDirty(inst, because: "geometry")
+                break
+            }
+        }
+    }
+}
+
+/// Anchors and the views made from a preference's value.
+extension ProgramTree {
+    /// The `Anchor` an `anchorPreference` at modifier `index` of `owner` hands its transform: the rect (or point)
+    /// of the box inside that modifier in canvas coordinates, as last laid out (asked as geometry, so the body runs
+    /// again when it moves).
+    func anchorValue(_ source: Value, owner: String, index: Int) throws(ScriptFault) -> Value {
+        guard let anchor = program.type(named: "Anchor") else { throw ScriptFault(.runtime, "Anchor is missing", at: .unknown) }
+        let box = layout.anchorBoxes["\(owner)#\(index)"] ?? owner
+        let r = geometryFrame(of: box, in: .global)
+        guard case .string(let name) = source.unboxed else {
+            throw ScriptFault(.runtime, "anchorPreference: expected .bounds or a unit point such as .center", at: .unknown)
+        }
+        if name == "bounds" { return .record(anchor.id, [try machine.makeRect(r), .bool(false)]) }
+        guard let (ux, uy) = Self.unitPoints[name] else {
+            throw ScriptFault(.runtime, "anchorPreference: unknown anchor source .\(name)", at: .unknown)
+        }
+        let point = GeometryRect(x: r.x + ux * r.width, y: r.y + uy * r.height, width: 0, height: 0)
+        return .record(anchor.id, [try machine.makeRect(point), .bool(true)])
+    }
+
+    static let unitPoints: [String: (Double, Double)] = [
+        "zero": (0, 0), "topLeading": (0, 0), "top": (0.5, 0), "topTrailing": (1, 0), "leading": (0, 0.5),
+        "center": (0.5, 0.5), "trailing": (1, 0.5), "bottomLeading": (0, 1), "bottom": (0.5, 1), "bottomTrailing": (1, 1),
+    ]
+
+    /// The instance of an `overlayPreferenceValue`'s content at `id`: its body is the closure, run with the key's
+    /// value (its default until the engine reports one; `syncPreferenceValues` keeps it current).
+    func preferenceValueInstance(
+        key: TypeID, content: Value, id: String, environment: [String: Value], local: [String: Value],
+        owner: ViewInstance?, reuse: [String: ViewInstance]
+    ) throws(ScriptFault) -> ViewInstance {
+        if let old = reuse[id], old.content != nil {
+            owner?.children[id] = old
+            old.localEnvironment = local
+            if !old.content!.sameInput(as: content) {
+                old.content = content
+                markDirty(old, because: "properties")
+            }
+            setEnvironment(old, environment)
+            return old
+        }
+        let depth = (owner?.depth ?? -1) + 1
+        let inst = ViewInstance(id: id, typeID: key, record: .null, depth: depth, owner: owner)
+        inst.content = content
+        inst.contentKind = "PreferenceValue"
+        inst.argument = compiled.keysByName[keyName(key)]?.defaultScriptValue ?? .null
+        if let reader = lastReaders[readerID(forContent: id)] {
+            inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(reader) ?? inst.argument
+        }
+        inst.localEnvironment = local
+        inst.environment = environment
+        owner?.children[id] = inst
+        instances[id] = inst
+        try runBody(inst)
+        return inst
+    }
+
+    /// The reader id (`node#index`) of the engine modifier just before a preference-value overlay's content.
+    func readerID(forContent id: String) -> String {
+        // `owner/@i:overlayPreferenceValue`: the reader is the engine modifier before the overlay.
+        let chars = Array(id)
+        var at = chars.count - 1
+        while at > 0, !(chars[at - 1] == "/" && chars[at] == "@") { at -= 1 }
+        guard at > 0, let colon = chars[at...].firstIndex(of: ":"), let i = Int(String(chars[(at + 1)..<colon])),
+            let node = nodes[String(chars[..<(at - 1)])]
+        else { return "" }
+        let treeIndex = (0..<node.modifiers.count).first { node.viewModifierIndex($0) == i } ?? i
+        return "\(node.id)#\(treeIndex)"
+    }
+
+    /// Gives the content of every preference-value overlay whose reader's value changed its new value.
+    func syncPreferenceValues(_ readers: [ReaderValue]) {
+        for r in readers {
+            lastReaders[r.reader] = r.value ?? .null
+            guard let node = nodes[r.node], let hash = r.reader.lastIndex(of: "#"),
+                let index = Int(r.reader[r.reader.index(after: hash)...])
+            else { continue }
+            let vi = node.viewModifierIndex(index)
+            guard vi >= 0, vi < node.view.modifiers.count,
+                case .preferenceValue(let overlay, let key, _, _) = node.view.modifiers[vi]
+            else { continue }
+            let id = "\(node.id)/@\(vi):\(overlay ? "overlay" : "background")PreferenceValue"
+            guard let inst = instances[id] else { continue }
+            let scriptKey = compiled.keysByName[keyName(key)]
+            let value = r.value.map { scriptKey?.decodeValue($0) ?? .null } ?? scriptKey?.defaultScriptValue ?? .null
+            if !value.sameInput(as: inst.argument) {
+                inst.argument = value
+                markDirty(inst, because: "preference")
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CanopyCore
+import CanopyViews
+import Testing
+
+/// Frames measured the way real code measures them (LAYOUT.md, Fidelity): a `.background(GeometryReader { … })`
+/// writes `proxy.frame(in:)` into a `[String: CGRect]` key, read by the root's `onPreferenceChange` into a cell,
+/// on a bare canvas. The expected numbers follow from SwiftUI's rules (LAYOUT.md §3), derived by hand.
+@Suite struct GeometryTests {
+    static let measuring = """
+        import SwiftUI
+
+        struct FramesKey: PreferenceKey {
+            static var defaultValue: [String: CGRect] = [:]
+            static func reduce(value: inout [String: CGRect], nextValue: () -> [String: CGRect]) {
+                value.merge(nextValue()) { $1 }
+            }
+        }
+
+        extension View {
+            func measure(_ name: String, in space: CoordinateSpace = .global) -> some View {
+                background(
+                    GeometryReader { proxy in
+                        Color.clear.preference(key: FramesKey.self, value: [name: proxy.frame(in: space)])
+                    }
+                )
+            }
+        }
+
+        """
+
+    /// A program measuring with `measure(_:)`, its root `ContentView` with `content` as the view the cell reads.
+    static func program(_ content: String) -> String {
+        measuring + """
+            struct ContentView: View {
+                @State var frames: [String: CGRect] = [:]
+                var body: some View {
+                    \(content)
+                        .onPreferenceChange(FramesKey.self) { frames = $0 }
+                }
+            }
+            """
+    }
+
+    /// The measured frames as `[x, y, width, height]` by name.
+    static func frames(_ p: ProgramFixture) -> [String: [Double]] {
+        var out: [String: [Double]] = [:]
+        guard let o = p.cell("ContentView", "frames")?.object else { return out }
+        for name in o.keys {
+            guard let r = o[name], let origin = r["origin"], let size = r["size"] else { continue }
+            out[name] = [origin["x"], origin["y"], size["width"], size["height"]].map { $0?.number ?? .nan }
+        }
+        return out
+    }
+
+    static func start(_ content: String, width: Double = 200, height: Double = 200) throws -> ProgramFixture {
+        try ProgramFixture(program(content), view: "ContentView", canvas: CanvasSpec(width: width, height: height))
+    }
+
+    @Test func anHStackGivesTheFlexibleChildWhatTheFixedOneLeaves() throws {
+        let p = try Self.start("""
+            HStack(spacing: 0) {
+                Color.red.frame(width: 50).measure("a")
+                Color.blue.measure("b")
+            }
+            .frame(height: 100)
+            .measure("stack")
+            """)
+        let f = Self.frames(p)
+        #expect(f["a"] == [0, 50, 50, 100])
+        #expect(f["b"] == [50, 50, 150, 100])
+        #expect(f["stack"] == [0, 50, 200, 100])
+    }
+
+    @Test func paddingAndAVStackAreCentredInTheCanvas() throws {
+        let p = try Self.start("""
+            VStack(spacing: 10) {
+                Color.red.frame(width: 100, height: 40).measure("a")
+                Color.green.frame(width: 60, height: 20).measure("b")
+            }
+            .padding(20)
+            .measure("padded")
+            """)
+        let f = Self.frames(p)
+        #expect(f["padded"] == [30, 45, 140, 110])
+        #expect(f["a"] == [50, 65, 100, 40])
+        #expect(f["b"] == [70, 115, 60, 20])
+    }
+
+    @Test func aRootLargerThanTheCanvasIsCentredToo() throws {
+        let p = try Self.start("Color.red.frame(width: 300, height: 100).measure(\"r\")")
+        #expect(Self.frames(p)["r"] == [-50, 50, 300, 100])
+    }
+
+    @Test func anOffsetMovesWhatItModifiesButNotABackgroundAddedAfterIt() throws {
+        let p = try Self.start("""
+            ZStack {
+                Color.red.frame(width: 50, height: 50).measure("inside").offset(x: 10, y: 20)
+                Color.blue.frame(width: 50, height: 50).offset(x: 10, y: 20).measure("outside")
+            }
+            """)
+        let f = Self.frames(p)
+        #expect(f["inside"] == [85, 95, 50, 50])
+        #expect(f["outside"] == [75, 75, 50, 50])
+    }
+
+    @Test func theSafeAreaInsetsTheRoot() throws {
+        let canvas = CanvasSpec(width: 393, height: 852, safeArea: .init(top: 59, bottom: 34), scale: 3)
+        let p = try ProgramFixture(
+            Self.program("Color.red.measure(\"all\")"), view: "ContentView", canvas: canvas)
+        #expect(Self.frames(p)["all"] == [0, 59, 393, 759])
+    }
+
+    @Test func aScrollOffsetMovesTheContentInANamedSpaceAndIsClamped() throws {
+        var p = try Self.start("""
+            ScrollView {
+                VStack(spacing: 0) {
+                    ForEach(0..<10, id: \\.self) { i in
+                        Color.red.frame(height: 50).measure("row\\(i)", in: .named("scroll"))
+                    }
+                }
+            }
+            .coordinateSpace(name: "scroll")
+            """)
+        #expect(Self.frames(p)["row2"] == [0, 100, 200, 50])
+        let scroll = "ContentView/0:ScrollView"
+        try p.send(scroll, "scroll", ["x": 0, "y": 120])
+        #expect(Self.frames(p)["row2"] == [0, -20, 200, 50])
+        #expect(p.last.scroll.first?.offset == [0, 120])
+        try p.send(scroll, "scroll", ["y": 1000])
+        #expect(p.last.scroll.first?.offset == [0, 300])
+        #expect(Self.frames(p)["row9"] == [0, 150, 200, 50])
+    }
+
+    @Test func aResizeLaysTheTreeOutAgainAndTheReadersSeeIt() throws {
+        var p = try Self.start("Color.red.measure(\"all\")")
+        #expect(Self.frames(p)["all"] == [0, 0, 200, 200])
+        try p.send(nil, "resize", ["width": 300, "height": 100])
+        #expect(Self.frames(p)["all"] == [0, 0, 300, 100])
+        #expect(p.last.canvas?.width == 300)
+        #expect(p.last.frames.contains { $0.node == "ContentView" && $0.frame == [0, 0, 300, 100] })
+    }
+
+    @Test func badScrollsAndResizesChangeNothing() throws {
+        var p = try Self.start("ScrollView { Color.red.frame(height: 500) }")
+        let version = p.tree.version
+        #expect(p.failure(nil, "resize", ["width": -1, "height": 100]) == .badEvent)
+        #expect(p.failure(nil, "resize", ["device": "Nokia 3310"]) == .badEvent)
+        #expect(p.failure("ContentView/0:ScrollView", "scroll", ["y": "far"]) == .typeMismatch)
+        #expect(p.failure("ContentView/0:ScrollView/0:Color", "scroll", ["y": 1]) == .badEvent)
+        #expect(p.tree.version == version)
+    }
+
+    @Test func everyNodeOfTheSnapshotHasItsFrame() throws {
+        let p = try Self.start("VStack { Color.red.frame(width: 20, height: 20).padding(5) }")
+        let table = try #require(p.program.frameTable)
+        #expect(table.frames["ContentView/0:VStack/0:Color"] == [85, 85, 30, 30])
+        #expect(table.modifierFrames["ContentView/0:VStack/0:Color"]?.map(\.modifier) == [0, 1])
+        #expect(table.modifierFrames["ContentView/0:VStack/0:Color"]?.first?.frame == [90, 90, 20, 20])
+        #expect(table.textModel.hasPrefix("canopy-text-"))
+    }
+}
