@@ -94,3 +94,12 @@ enum Format {
         return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 }
+
+extension Format {
+    /// A number as a person writes it: `393`, `20.5`; `?` for what is not a number.
+    static func number(_ j: JSON?) -> String {
+        guard let d = j?.number else { return "?" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return String(d)
+    }
+}

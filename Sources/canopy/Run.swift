@@ -31,13 +31,37 @@ extension Canopy {
         @Option(help: "A title shown by `ls` and the inspector.")
         var title: String?
 
+        @Option(help: ArgumentHelp("The canvas it is laid out in, in points (default: the iPhone 15's).", valueName: "WxH"))
+        var canvas: String?
+
+        @Option(help: ArgumentHelp("A device preset to lay it out in (docs/layout.md): \"iPhone 15\", \"iPhone SE\", \"iPad\"…", valueName: "name"))
+        var device: String?
+
         @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            if canvas != nil && device != nil { throw ValidationError("give --canvas or --device, not both") }
+            if let canvas, Run.canvasJSON(canvas) == nil {
+                throw ValidationError("--canvas takes WIDTHxHEIGHT in points, such as 393x852")
+            }
+        }
+
+        /// `393x852` as `{"width":393,"height":852}`; nil when it is not two non-negative numbers.
+        static func canvasJSON(_ text: String) -> JSON? {
+            let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w >= 0, h >= 0, w.isFinite,
+                h.isFinite
+            else { return nil }
+            return ["width": .double(w), "height": .double(h)]
+        }
 
         /// The file read and the `createTree` body made from it and the options.
         func request() throws -> (ProgramFile, JSONObject) {
             let program = try ProgramFile(path: file)
-            let body = try program.createTree(
+            var body = try program.createTree(
                 tree: tree, view: view, previewModifiers: previewModifiers, title: title)
+            if let canvas { body["canvas"] = Run.canvasJSON(canvas) }
+            if let device { body["canvas"] = ["device": .string(device)] }
             return (program, body)
         }
 

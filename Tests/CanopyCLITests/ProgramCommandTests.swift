@@ -88,7 +88,7 @@ import Testing
         #expect(throws: (any Error).self) { try Canopy.Event.parse(["t", "n1"]) }
         #expect(throws: (any Error).self) { try Canopy.Event.parse(["t", "n1", "tap", "--post", "X"]) }
         #expect(Self.refusal(["t"]).contains("name the node and the event"))
-        #expect(Self.refusal(["t", "n1", "--post", "X"]).contains("--post goes to the whole tree"))
+        #expect(Self.refusal(["t", "n1", "--post", "X"]).contains("--post and --resize go to the whole tree"))
     }
 
     /// What argument parsing says about `arguments`, which it must refuse.
