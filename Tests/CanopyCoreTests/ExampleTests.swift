@@ -32,7 +32,8 @@ private let swiftExampleNames = ["swift-keys"]
 
 /// The program examples (`.swift`, run as program trees): Tests/CanopyViewsTests/ExampleProgramsTests.swift runs them.
 private let programExampleNames = [
-    "validated-signup", "numeric-keys", "priority-messages", "environment-preview", "controls-gallery",
+    "validated-signup", "numeric-keys", "priority-messages", "environment-preview", "controls-gallery", "size-reader",
+    "collapsing-header", "equal-width-columns", "tab-underline",
 ]
 
 private struct Example {
