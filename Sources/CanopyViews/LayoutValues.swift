@@ -11,6 +11,7 @@ enum LayoutValues {
         case .int(let i): return Double(i)
         case .double(let d): return d
         case .string("infinity"): return .infinity
+        case .string("nan"), .string("signalingNaN"): return .nan
         default: return nil
         }
     }

@@ -71,7 +71,18 @@ final class ProgramLayout {
 
     private func set(_ key: String, _ kind: LayoutKind, _ children: [String]) {
         declaring.insert(key)
-        tree.set(key, kind: kind, children: children)
+        let (valid, problems) = LayoutKind.validated(kind)
+        for p in problems where !warnings.contains(p) { warnings.append(p) }
+        tree.set(key, kind: valid, children: children)
+    }
+
+    /// What SwiftUI would log about the values the program handed the layout ("Invalid frame dimension…"): the
+    /// value is ignored, as there, and the diff carries the message.
+    private(set) var warnings: [String] = []
+
+    func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
     }
 
     /// What a rendered node adds to its container's children: its outermost box, or, for a group, an `if` or a
@@ -214,7 +225,9 @@ final class ProgramLayout {
     /// laid out again.
     func run(trace: ((JSONObject) -> Void)?) throws(ScriptFault) -> [String] {
         let changed: [String]
-        do { changed = try tree.layout() } catch {
+        do { changed = try tree.layout() } catch let error as LayoutError {
+            throw ScriptFault(.runtime, error.message, at: .unknown)
+        } catch {
             throw ScriptFault(.runtime, "layout: \(error)", at: .unknown)
         }
         if let trace {

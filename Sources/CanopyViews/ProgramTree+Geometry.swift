@@ -35,6 +35,7 @@ extension ProgramTree: GeometryHost {
             pass += 1
             layout.build(rootNode) { self.program.encode($0).encoded() }
             let changed = try layout.run(trace: log.tracing ? { fields in self.log.step(fields) } : nil)
+            for w in layout.takeWarnings() where !warnings.contains(w) { warnings.append(w) }
             if !changed.isEmpty || layout.rebuiltGeometry { markGeometryReaders() }
             guard !dirty.isEmpty else { return }
             if pass >= Self.maxLayoutPasses {

@@ -158,4 +158,27 @@ import Testing
         #expect(table.modifierFrames["ContentView/0:VStack/0:Color"]?.first?.frame == [90, 90, 20, 20])
         #expect(table.textModel.hasPrefix("canopy-text-"))
     }
+
+    @Test func invalidFrameDimensionsAreIgnoredWithAWarningAsSwiftUILogsThem() throws {
+        let p = try Self.start("Color.red.frame(width: -10, height: .nan).frame(width: 20, height: 20).measure(\"c\")")
+        #expect(p.last.warnings.contains { $0.contains("Invalid frame dimension") })
+        #expect(Self.frames(p)["c"] == [90, 90, 20, 20])
+    }
+
+    @Test func aTreeTooDeepToLayOutIsAnErrorAndNothingIsMade() throws {
+        let source = """
+            import SwiftUI
+            struct Nest: View {
+                let n: Int
+                var body: some View {
+                    if n > 0 { VStack { Nest(n: n - 1).padding(1) } } else { Color.red }
+                }
+            }
+            struct ContentView: View {
+                var body: some View { Nest(n: 200) }
+            }
+            """
+        let code = errorCode { _ = try ProgramFixture(source, view: "ContentView", canvas: CanvasSpec(width: 100, height: 100)) }
+        #expect(code == .runtimeError || code == .tooDeep)
+    }
 }

@@ -286,6 +286,10 @@ extension Compiler {
         info.genericParameters.append(contentsOf: generics)
         for inherited in inheritance?.inheritedTypes ?? [] {
             let name = inherited.type.trimmedDescription
+            if let why = Compiler.refusedProtocols[name], program.type(named: name) == nil {
+                error(inherited.type, why)
+                continue
+            }
             if let s = info.superclass, program.types[s].name.hasSuffix(name) { continue }
             if info.kind == .enumeration, info.rawType == nil, let raw = rawType(name) {
                 info.rawType = raw

@@ -32,6 +32,13 @@ extension Compiler {
         "coordinateSpace", "onGeometryChange",
     ]
 
+    /// SwiftUI protocols a program cannot conform to yet, with what to do instead.
+    static let refusedProtocols: [String: String] = [
+        "Layout": "the 'Layout' protocol is not part of Canopy's Swift subset yet: its sizeThatFits and placeSubviews "
+            + "do not run; compose HStack, VStack, ZStack, frame and alignment instead",
+        "AlignmentID": "custom alignment guides ('AlignmentID') are not part of Canopy's Swift subset yet",
+    ]
+
     /// Modules whose import brings Foundation's members with it.
     static let foundationModules: Set<String> = ["Foundation", "SwiftUI", "UIKit", "AppKit"]
 

@@ -48,6 +48,9 @@ extension Compiler {
     func viewInit(_ name: String, _ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
         let at = loc(node)
         if name == "GeometryReader" { return geometryReader(args, node) }
+        if name == "ViewThatFits" {
+            return bad(node, "'ViewThatFits' is not part of Canopy's Swift subset yet: it would show every candidate; pick one with a GeometryReader")
+        }
         var out: [ViewArgument] = []
         var unlabeled = 0
         // A Button's first unlabeled closure is its action (`Button("Save") { … }`, `Button { … } label: { … }`),
