@@ -20,7 +20,9 @@ sys.setrecursionlimit(20000)  # deep nodes (max_tree_depth) are written and walk
 HOST = "127.0.0.1"
 CODES = {"bad_json", "bad_message", "unknown_type", "unauthorized", "forbidden", "no_such_tree", "tree_exists",
          "no_such_node", "duplicate_id", "cycle", "bad_index", "bad_key", "type_mismatch", "too_large",
-         "too_deep", "too_many", "rate_limited", "storage_error"}
+         "too_deep", "too_many", "rate_limited", "storage_error",
+         # program trees' events (the layout cases: canvas, resize, scroll)
+         "bad_event", "program_tree", "runtime_error", "too_expensive", "compile_error"}
 REPLY_TIMEOUT = 15.0   # a session that answers nothing for this long is stalled (a debug build parses 1 MiB in ~0.1 s)
 FRAME_TIMEOUT = 3.0    # a frame case neither answered nor closed within this is reported as hung
 # Canary: a window fails when its p99 is above all of LATENCY_FACTOR × its own pre-fuzzing baseline p99,

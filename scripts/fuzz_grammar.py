@@ -247,7 +247,9 @@ class Grammar:
     def message(self):
         """One valid-looking message (most are valid; some carry values the daemon must refuse)."""
         t = self.rng.choice(["edit"] * 10 + ["subscribe"] * 2 + ["probe", "history", "listTrees", "unsubscribe",
-                            "hello", "createTree", "deleteTree", "unknown"])
+                            "hello", "createTree", "deleteTree", "unknown", "layout"])
+        if t == "layout":
+            return self.layout_message()
         m = {"type": t}
         if t == "edit":
             tree = self.tree()
@@ -281,6 +283,48 @@ class Grammar:
         if self.rng.random() < 0.3:
             m["rid"] = self.rid()
         return m
+
+    def canvas(self):
+        """A canvas for a program tree (LAYOUT.md §2): valid sizes and devices, and every kind of bad value."""
+        bad_number = self.rng.choice([-1, -0.5, 1e300, 100001, "393", None, True, [], {}, float("nan"), float("inf")])
+        r = self.rng.random()
+        if r < 0.3:
+            return {"width": self.rng.choice([0, 1, 200, 393, 100000]), "height": self.rng.choice([0, 200, 852])}
+        if r < 0.45:
+            return {"device": self.rng.choice(["iPhone 15", "iPhone SE", "iPad", "Mac window", "Nokia", "", 3, None])}
+        if r < 0.6:
+            return {"width": 200, "height": 200, "scale": self.rng.choice([1, 2, 3, 0, 5, 2.5, -1, "3"]),
+                    "safeArea": self.rng.choice([{"top": 10}, {"top": 300}, {"left": 1}, {"top": -1}, [], None])}
+        if r < 0.8:
+            return {"width": bad_number, "height": 200}
+        return self.rng.choice([None, [], "393x852", 7, {}, {"width": 1}, {"height": 2, "extra": 1}])
+
+    # A program tree whose ScrollView's content reports its global minY: a scroll runs geometry to a fixed point.
+    PROGRAM = ("import SwiftUI\n"
+               "struct Y: PreferenceKey {\n    static var defaultValue: CGFloat = 0\n"
+               "    static func reduce(value: inout CGFloat, nextValue: () -> CGFloat) { value = nextValue() }\n}\n"
+               "struct ContentView: View {\n    @State var y: CGFloat = 0\n    var body: some View {\n"
+               "        ScrollView {\n            Color.red.frame(height: 900).background(GeometryReader { p in\n"
+               "                Color.clear.preference(key: Y.self, value: p.frame(in: .global).minY)\n            })\n"
+               "        }\n        .onPreferenceChange(Y.self) { y = $0 }\n    }\n}\n")
+    SCROLL_VIEW = "ContentView/0:ScrollView"
+
+    def layout_message(self):
+        """A program tree made with a canvas, or a resize or scroll event on one, with good and bad values."""
+        tree = self.rng.choice(SCRATCH_TREES)
+        r = self.rng.random()
+        if r < 0.3:
+            m = {"type": "createTree", "tree": tree, "source": self.PROGRAM}
+            if self.rng.random() < 0.8:
+                m["canvas"] = self.canvas()
+            return m
+        seq = self.rng.randrange(1, 10**6)
+        if r < 0.6:
+            return {"type": "event", "tree": tree, "seq": seq, "event": "resize", "value": self.canvas()}
+        node = self.rng.choice([self.SCROLL_VIEW] * 4 + ["ContentView", "nosuch", None, 5])
+        value = self.rng.choice([{"x": 0, "y": self.rng.choice([0, 120, 5000, -50, 1e300, -1e300])}, {"y": "far"},
+                                 {"x": float("nan")}, None, [], 3, {}])
+        return {"type": "event", "tree": tree, "seq": seq, "node": node, "event": "scroll", "value": value}
 
     def storm(self, tree):
         """A burst of subscribe/unsubscribe/re-hello on one tree (presence and subscription bookkeeping)."""
