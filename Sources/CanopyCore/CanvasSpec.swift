@@ -94,7 +94,8 @@ public struct CanvasSpec: Sendable, Equatable {
         guard base.safeArea.top + base.safeArea.bottom <= base.height,
             base.safeArea.leading + base.safeArea.trailing <= base.width
         else { throw CanopyError(.badMessage, "canvas: the safe area is larger than the canvas") }
-        if o["device"] != nil, o["width"] != nil || o["height"] != nil { base.device = nil }
+        // A device's canvas with other numbers is a canvas of its own.
+        if let name = base.device, let preset = Self.devices[name], preset != base { base.device = nil }
         self = base
     }
 

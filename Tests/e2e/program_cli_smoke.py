@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of the canopy CLI on program trees (issue 14) against a real canopyd: .swift examples loaded at
-first start (a broken one skipped), run, event (tap, setText, post, a rejected and a faulting event), watch, import.
+first start (a broken one skipped), run, event (tap, setText, post, a rejected and a faulting event), watch, import;
+layout (issue 26): run in a canvas, frames in the snapshot, resize and scroll, kept across a restart.
 Usage: program_cli_smoke.py PATH/TO/canopyd PATH/TO/canopy"""
 import json, os, subprocess, sys, tempfile
 
@@ -29,6 +30,105 @@ BROKEN = """struct Broken: View {
     var body: some View { Text(notDeclaredHere) }
 }
 """
+
+
+SCROLLER = """// canopy: view=Scroller
+struct TopKey: PreferenceKey {
+    static var defaultValue: CGFloat = 0
+    static func reduce(value: inout CGFloat, nextValue: () -> CGFloat) { value += nextValue() }
+}
+struct Scroller: View {
+    @State private var top: CGFloat = 0
+    var body: some View {
+        ScrollView {
+            VStack(spacing: 0) {
+                ForEach(0..<20, id: \\.self) { i in
+                    Color.blue.frame(height: 50).background(GeometryReader { p in
+                        Color.clear.preference(key: TopKey.self, value: i == 0 ? p.frame(in: .named("s")).minY : 0)
+                    })
+                }
+            }
+        }
+        .coordinateSpace(name: "s")
+        .onPreferenceChange(TopKey.self) { top = $0 }
+    }
+}
+"""
+SCROLL_VIEW = "Scroller/0:ScrollView"
+
+
+def layout_scenario(cli, port, work):
+    """A program laid out in a 200×300 canvas: frames in the snapshot, then a scroll and a resize by the CLI."""
+    env = dict(os.environ, CANOPY_URL=f"ws://127.0.0.1:{port}/ws")
+
+    def run(*args):
+        r = subprocess.run([cli, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    path = os.path.join(work, "Scroller.swift")
+    with open(path, "w") as f:
+        f.write(SCROLLER)
+    code, out, err = run("run", path, "--canvas", "200x300", "--json")
+    check("run --canvas creates a laid-out tree", code == 0, (out, err))
+    if code != 0:
+        return
+    snapshot = json.loads(out.splitlines()[1])
+    check("the snapshot has the canvas and the text model", snapshot.get("canvas", {}).get("width") == 200
+          and snapshot.get("canvas", {}).get("height") == 300 and snapshot.get("textModel", "").startswith("canopy-text-"),
+          {k: snapshot.get(k) for k in ("canvas", "textModel")})
+    scroll = find_id(snapshot["root"], SCROLL_VIEW)
+    check("the ScrollView fills the canvas", scroll is not None and scroll.get("frame") == [0, 0, 200, 300],
+          scroll and scroll.get("frame"))
+    code, out, err = run("event", "scroller", SCROLL_VIEW, "scroll", '{"y":120}')
+    check("a scroll moves the content; the reader sees the offset", code == 0 and "scroll Scroller/0:ScrollView to (0, 120)"
+          in out and "top = -120" in out, (out, err))
+    code, out, err = run("event", "scroller", SCROLL_VIEW, "scroll", '{"y":5000}')
+    check("a scroll past the end is clamped to the content", code == 0 and "to (0, 700)" in out and "top = -700" in out,
+          (out, err))
+    code, out, err = run("event", "scroller", "--resize", "iPhone SE")
+    check("a resize to a device", code == 0 and "canvas 375x667" in out and "frames moved" in out, (out, err))
+    code, out, err = run("event", "scroller", SCROLL_VIEW, "scroll", '"far"')
+    check("a bad scroll value: type_mismatch, exit 1", code == 1 and "type_mismatch" in err, (code, err))
+
+
+def snapshot_of(port, tree):
+    """The tree's snapshot, read by a WebSocket client of its own."""
+    from websockets.sync.client import connect
+    with connect(f"ws://127.0.0.1:{port}/ws", max_size=None, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "client": "layout-check"}))
+        ws.send(json.dumps({"type": "subscribe", "tree": tree}))
+        while True:
+            m = json.loads(ws.recv(timeout=30))
+            if m.get("type") in ("snapshot", "error"):
+                return m
+
+
+def layout_after_restart(port):
+    """The canvas, the scroll offset and the frames survive a restart of the daemon."""
+    snapshot = snapshot_of(port, "scroller")
+    check("after a restart the tree is there", snapshot.get("type") == "snapshot", snapshot)
+    if snapshot.get("type") != "snapshot":
+        return
+    canvas = snapshot.get("canvas", {})
+    check("after a restart: the resized canvas", canvas.get("width") == 375 and canvas.get("device") == "iPhone SE", canvas)
+    offsets = snapshot.get("program", {}).get("scroll", {})
+    check("after a restart: the clamped scroll offset", offsets.get(SCROLL_VIEW) is not None, offsets)
+    scroll = find_id(snapshot["root"], SCROLL_VIEW)
+    check("after a restart: frames laid out in the safe area", scroll is not None
+          and scroll.get("frame") == [0, 20, 375, 647], scroll and scroll.get("frame"))
+    cells = {c["name"]: c["value"] for c in snapshot.get("state", [])}
+    check("after a restart: the cell the reader wrote", cells.get("top", 0) < 0, cells)
+
+
+def find_id(node, id_):
+    """The node with id `id_`, depth first."""
+    if node.get("id") == id_:
+        return node
+    for child in node.get("children", []):
+        found = find_id(child, id_)
+        if found:
+            return found
+    return None
 
 
 def find(node, type_, key, value):
@@ -129,10 +229,18 @@ def main():
         if port:
             try:
                 scenario(cli, port, work)
+                layout_scenario(cli, port, work)
             except Exception as e:  # a hang or a crash is a failure of the test, reported like the others
                 check("scenario ran", False, repr(e))
         code = stop_daemon(daemon)
         check("SIGTERM exits 0", code == 0, code)
+        daemon, port = start_daemon(canopyd, "--data", os.path.join(work, "data"), "--examples", examples)
+        if port:
+            try:
+                layout_after_restart(port)
+            except Exception as e:
+                check("layout after a restart ran", False, repr(e))
+        stop_daemon(daemon)
     check.finish("program cli smoke")
 
 
