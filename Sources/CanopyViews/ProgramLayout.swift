@@ -74,6 +74,14 @@ final class ProgramLayout {
         let (valid, problems) = LayoutKind.validated(kind)
         for p in problems where !warnings.contains(p) { warnings.append(p) }
         tree.set(key, kind: valid, children: children)
+        if let offset = restoringScroll.removeValue(forKey: key) { tree.setScrollOffset(key, offset) }
+    }
+
+    /// Scroll offsets of a restored spec, given to their ScrollViews as they are declared.
+    private var restoringScroll: [String: LayoutPoint] = [:]
+
+    func restoreScroll(_ offsets: [String: [Double]]) {
+        for (node, xy) in offsets where xy.count == 2 { restoringScroll[node] = LayoutPoint(x: xy[0], y: xy[1]) }
     }
 
     /// What SwiftUI would log about the values the program handed the layout ("Invalid frame dimension…"): the

@@ -58,7 +58,7 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         self.limits = limits
         inputs = TreeInputs(source: source, recorded: recorded)
         layout = ProgramLayout(canvas: spec.canvas ?? .standard)
-        for (node, xy) in spec.scrollOffsets { layout.tree.setScrollOffset(node, LayoutPoint(x: xy[0], y: xy[1])) }
+        layout.restoreScroll(spec.scrollOffsets)
         machine = Machine(fuel: limits.fuel)
         machine.program = compiled.program
         machine.host = self

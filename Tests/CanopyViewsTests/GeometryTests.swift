@@ -181,4 +181,18 @@ import Testing
         let code = errorCode { _ = try ProgramFixture(source, view: "ContentView", canvas: CanvasSpec(width: 100, height: 100)) }
         #expect(code == .runtimeError || code == .tooDeep)
     }
+
+    @Test func aRestartedTreeIsScrolledWhereItWas() throws {
+        let source = Self.program("""
+            ScrollView {
+                VStack(spacing: 0) {
+                    ForEach(0..<10, id: \\.self) { i in Color.red.frame(height: 50).measure("row\\(i)") }
+                }
+            }
+            """)
+        var spec = ProgramSpec(source: source, view: "ContentView", canvas: CanvasSpec(width: 200, height: 200))
+        spec.scrollOffsets = ["ContentView/0:ScrollView": [0, 120]]
+        let start = try ViewRuntime().start(spec, state: ProgramState(), version: 0, limits: .default, trace: false)
+        #expect(start.program.frameTable?.frames["ContentView/0:ScrollView/0:VStack"] == [0, -120, 200, 500])
+    }
 }

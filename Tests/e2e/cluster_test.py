@@ -386,6 +386,19 @@ async def agreeing_snapshots(daemons, tree, version, timeout=30):
         await asyncio.sleep(0.1)
 
 
+def first_difference(a, b, path="$"):
+    """Where two JSON values first differ, and the two values there (for failure reports)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {json.dumps(a)[:300]} vs {json.dumps(b)[:300]}"
+
+
 def check_snapshots_agree(label, snaps, version):
     versions = {name: s.get("version", s.get("code", s.get("error"))) for name, s in snaps.items()}
     check(f"{label}: every daemon serves version {version}", all(v == version for v in versions.values()), versions)
@@ -393,7 +406,9 @@ def check_snapshots_agree(label, snaps, version):
     same = all(e == essences[0] for e in essences)
     detail = ""
     if not same:
-        detail = json.dumps({name: essence(s) for name, s in snaps.items()})[:1500]
+        names = list(snaps)
+        other = next(n for n in names if essence(snaps[n]) != essences[0])
+        detail = f"{names[0]} and {other} first differ at {first_difference(essences[0], essence(snaps[other]))}"
     check(f"{label}: the snapshots of {', '.join(snaps)} are equal (keys, root, readers)", same, detail)
     return same
 
@@ -1067,6 +1082,70 @@ async def scenario_restart_from_nothing(env):
     await writer.close()
 
 
+LAYOUT_PROGRAM = """struct TopKey: PreferenceKey {
+    static var defaultValue: CGFloat = 0
+    static func reduce(value: inout CGFloat, nextValue: () -> CGFloat) { value += nextValue() }
+}
+struct Scroller: View {
+    @State private var top: CGFloat = 0
+    var body: some View {
+        ScrollView {
+            VStack(spacing: 0) {
+                ForEach(0..<20, id: \\.self) { i in
+                    Color.blue.frame(height: 50).background(GeometryReader { p in
+                        Color.clear.preference(key: TopKey.self, value: i == 0 ? p.frame(in: .named("s")).minY : 0)
+                    })
+                }
+            }
+        }
+        .coordinateSpace(name: "s")
+        .onPreferenceChange(TopKey.self) { top = $0 }
+    }
+}
+"""
+
+
+async def scenario_layout(env):
+    """A program tree laid out in a 200×300 canvas, created on d1: a scroll sent to d2 and a resize sent to d3 (each
+    forwarded to the owner); every daemon then serves the same frames, canvas, scroll offset and cells."""
+    d1, d2, d3 = env.daemons
+    tree = "layout"
+    admin = await Session.open(d1.url, "admin@d1")
+    try:
+        answer = await admin.request({"type": "createTree", "tree": tree, "source": LAYOUT_PROGRAM, "view": "Scroller",
+                                      "canvas": {"width": 200, "height": 300}, "rid": "create"}, has_rid("create"),
+                                     timeout=20)
+    finally:
+        await admin.close()
+    check("layout: a program tree with a canvas is created", answer.get("type") == "created", answer)
+    scroll_view = "Scroller/0:ScrollView"
+    batches = [(d2, 1, {"node": scroll_view, "event": "scroll", "value": {"x": 0, "y": 120}}),
+               (d3, 2, {"event": "resize", "value": {"device": "iPhone SE"}})]
+    for daemon_, seq, body in batches:
+        conn = await Session.open(daemon_.url, f"layout@{daemon_.name}")
+        try:
+            await conn.request({"type": "hello", "client": f"layout-{daemon_.name}", "rid": "hello"}, has_rid("hello"))
+            start = len(conn.messages)
+            await conn.send({"type": "event", "tree": tree, "seq": seq, **body})
+            _, diff = await conn.wait(lambda m: m.get("type") in ("diff", "rejected") and m.get("tree") == tree
+                                      and m.get("seq") == seq, 20, start)
+        finally:
+            await conn.close()
+        check(f"layout: {body['event']} through {daemon_.name} is acknowledged", diff.get("type") == "diff"
+              and diff.get("version") == seq, diff)
+    snaps = await agreeing_snapshots(env.daemons, tree, 2)
+    check_snapshots_agree("layout", snaps, 2)
+    canvases = {name: s.get("canvas") for name, s in snaps.items()}
+    check("layout: every daemon serves the resized canvas", all((c or {}).get("device") == "iPhone SE"
+                                                                  for c in canvases.values()), canvases)
+    offsets = {name: (s.get("program") or {}).get("scroll") for name, s in snaps.items()}
+    check("layout: every daemon holds the scroll offset", all(o == {scroll_view: [0, 120]} for o in offsets.values()),
+          offsets)
+    tops = {name: {c["name"]: c["value"] for c in s.get("state") or []}.get("top") for name, s in snaps.items()}
+    check("layout: the reader's cell saw the scroll on every daemon", all(t == -120 for t in tops.values()), tops)
+    env.trees[tree] = 2
+
+
 async def scenario_large_tree(env):
     """A tree whose snapshot is larger than one NATS message (max_payload, 1 MiB): created on d1 (its snapshot goes
     to the snapshot stream in chunks), edited through d2 past a snapshot; every daemon serves the same tree (the
@@ -1122,6 +1201,7 @@ SCENARIOS = [  # name, function, seconds it may take at most (a passing run take
     ("recreate", scenario_recreate, 90),
     ("stale owner", scenario_stale_owner, 110),
     ("large tree", scenario_large_tree, 60),
+    ("layout", scenario_layout, 60),
     ("restart from nothing", scenario_restart_from_nothing, 60),
 ]
 
