@@ -87,7 +87,7 @@ extension ProgramTree {
     /// The instance of an `overlayPreferenceValue`'s content at `id`: its body is the closure, run with the key's
     /// value (its default until the engine reports one; `syncPreferenceValues` keeps it current).
     func preferenceValueInstance(
-        key: TypeID, content: Value, id: String, environment: [String: Value], local: [String: Value],
+        key: TypeID, content: Value, id: String, reader: String, environment: [String: Value], local: [String: Value],
         owner: ViewInstance?, reuse: [String: ViewInstance]
     ) throws(ScriptFault) -> ViewInstance {
         if let old = reuse[id], old.content != nil {
@@ -105,8 +105,8 @@ extension ProgramTree {
         inst.content = content
         inst.contentKind = "PreferenceValue"
         inst.argument = compiled.keysByName[keyName(key)]?.defaultScriptValue ?? .null
-        if let reader = lastReaders[readerID(forContent: id)] {
-            inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(reader) ?? inst.argument
+        if let value = lastReaders[reader] {
+            inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(value) ?? inst.argument
         }
         inst.localEnvironment = local
         inst.environment = environment
@@ -114,19 +114,6 @@ extension ProgramTree {
         instances[id] = inst
         try runBody(inst)
         return inst
-    }
-
-    /// The reader id (`node#index`) of the engine modifier just before a preference-value overlay's content.
-    func readerID(forContent id: String) -> String {
-        // `owner/@i:overlayPreferenceValue`: the reader is the engine modifier before the overlay.
-        let chars = Array(id)
-        var at = chars.count - 1
-        while at > 0, !(chars[at - 1] == "/" && chars[at] == "@") { at -= 1 }
-        guard at > 0, let colon = chars[at...].firstIndex(of: ":"), let i = Int(String(chars[(at + 1)..<colon])),
-            let node = nodes[String(chars[..<(at - 1)])]
-        else { return "" }
-        let treeIndex = (0..<node.modifiers.count).first { node.viewModifierIndex($0) == i } ?? i
-        return "\(node.id)#\(treeIndex)"
     }
 
     /// Gives the content of every preference-value overlay whose reader's value changed its new value.

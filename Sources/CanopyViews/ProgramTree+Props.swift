@@ -43,9 +43,10 @@ extension ProgramTree {
 
     /// A modifier as the engine and clients see it: one modifier, or for `overlayPreferenceValue` two (a reader of
     /// the key and the overlay its closure makes).
+    /// `engineIndex` is the index the first of them takes among the node's engine modifiers.
     func modifierJSON(
-        _ m: ViewModifier, owner: String, index: Int, environment: [String: Value], local: [String: Value],
-        instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
+        _ m: ViewModifier, owner: String, index: Int, engineIndex: Int, environment: [String: Value],
+        local: [String: Value], instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
     ) throws(ScriptFault) -> [Modifier] {
         switch m {
         case .anchorPreference(let key, let source, let transform):
@@ -55,7 +56,8 @@ extension ProgramTree {
         case .preferenceValue(let overlay, let key, _, let content):
             let id = "\(owner)/@\(index):\(overlay ? "overlay" : "background")PreferenceValue"
             let inst = try preferenceValueInstance(
-                key: key, content: content, id: id, environment: environment, local: local, owner: instance, reuse: reuse)
+                key: key, content: content, id: id, reader: "\(owner)#\(engineIndex)", environment: environment,
+                local: local, owner: instance, reuse: reuse)
             let node = RenderedNode(
                 id: id, view: ViewValue(.library, "PreferenceValue", at: .unknown), type: "PreferenceValue", props: [:],
                 modifiers: [], children: [], instance: inst)

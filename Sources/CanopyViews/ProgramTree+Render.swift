@@ -82,8 +82,8 @@ extension ProgramTree {
         var origin: [Int]?
         for (i, m) in v.modifiers.enumerated() {
             let made = try modifierJSON(
-                m, owner: id, index: i, environment: env, local: localEnv, instance: owner, reuse: reuse,
-                attached: &attached)
+                m, owner: id, index: i, engineIndex: modifiers.count, environment: env, local: localEnv, instance: owner,
+                reuse: reuse, attached: &attached)
             if made.count != 1, origin == nil { origin = Array(0..<modifiers.count) }
             modifiers += made
             origin? += Array(repeating: i, count: made.count)
