@@ -3,29 +3,47 @@ import CanopyLayout
 import CanopyScript
 
 /// A program tree's layout (LAYOUT.md): its rendered nodes as the nodes of a `LayoutTree` — each view's own box
-/// and one box per layout modifier around it — the frames clients see, and the answers to programs' geometry
-/// questions. Rebuilt from the rendered tree after bodies ran; the layout tree keeps the caches of nodes whose kind
-/// and children did not change.
+/// and one box per layout modifier around it (ProgramLayout+Nodes) — the frames clients see, and the answers to
+/// programs' geometry questions. Declared incrementally: after bodies ran, only the output of the instances whose
+/// body ran is declared again (and their owners' when what they add to their container changed); the layout tree
+/// keeps the caches of nodes whose kind and children did not change.
 final class ProgramLayout {
     let tree: LayoutTree
-    /// Each node's outermost box (its frame on the wire), and the boxes of its layout modifiers by modifier index.
-    private(set) var outer: [String: String] = [:]
-    private(set) var modifierBoxes: [String: [(Int, String)]] = [:]
+    /// The boxes of each rendered node: its outermost (its frame on the wire), its layout modifiers', the coordinate
+    /// spaces and anchors it declares.
+    private(set) var boxes: [String: NodeBoxes] = [:]
+    /// The nodes whose wire frame is a box, by box.
+    private var nodesByOuter: [String: [String]] = [:]
     /// The box a `.coordinateSpace(name:)` names, by the JSON of its name.
     private(set) var spaces: [String: String] = [:]
     /// The box an `anchorPreference` measures, by node and modifier index (`node#3`).
     private(set) var anchorBoxes: [String: String] = [:]
     /// A name's JSON, as `GeometrySpace.named` holds it.
-    private var encode: (Value) -> String = { _ in "" }
-    /// Layout keys declared by the last build; a key not declared again is removed.
-    private var declared: Set<String> = []
-    private var declaring: Set<String> = []
+    var encode: (Value) -> String = { _ in "" }
+    /// Instances whose body ran since their output was last declared.
+    private var stale: [ViewInstance] = []
+    /// The root node last declared, what it declared itself, and every key declared.
+    private weak var declaredRoot: RenderedNode?
+    private var rootRecord = WalkRecord()
+    private var allKeys: Set<String> = []
+    /// What the walk under way declares, and what this build declared, touched and may remove.
+    var record = WalkRecord()
+    private var declaredNow: Set<String> = []
+    private var touched: Set<String> = []
+    private var removals: Set<String> = []
     /// The layout changed without a frame changing (a rebuild): geometry questions are checked anyway.
     private(set) var rebuiltGeometry = false
     var canvasSpec: CanvasSpec
+    /// Walks everything and keeps nothing on the instances: a layout from scratch, to check the incremental one.
+    private var fresh = false
     /// Frames of the last run, by node, as the wire shows them.
     private(set) var frames: [String: [Double]] = [:]
     private(set) var changedNodes: Set<String> = []
+    /// Scroll offsets of a restored spec, given to their ScrollViews as they are declared.
+    private var restoringScroll: [String: LayoutPoint] = [:]
+    /// What SwiftUI would log about the values the program handed the layout ("Invalid frame dimension…"): the
+    /// value is ignored, as there, and the diff carries the message.
+    private(set) var warnings: [String] = []
 
     init(canvas: CanvasSpec) {
         canvasSpec = canvas
@@ -35,7 +53,8 @@ final class ProgramLayout {
     static func canvas(_ c: CanvasSpec) -> LayoutTree.Canvas {
         LayoutTree.Canvas(
             width: c.width, height: c.height,
-            safeArea: EdgeInsets(top: c.safeArea.top, leading: c.safeArea.leading, bottom: c.safeArea.bottom, trailing: c.safeArea.trailing),
+            safeArea: EdgeInsets(
+                top: c.safeArea.top, leading: c.safeArea.leading, bottom: c.safeArea.bottom, trailing: c.safeArea.trailing),
             scale: c.scale)
     }
 
@@ -44,16 +63,69 @@ final class ProgramLayout {
         tree.canvas = ProgramLayout.canvas(c)
     }
 
+    func restoreScroll(_ offsets: [String: [Double]]) {
+        for (node, xy) in offsets where xy.count == 2 { restoringScroll[node] = LayoutPoint(x: xy[0], y: xy[1]) }
+    }
+
+    func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
     // MARK: Building
 
-    /// Declares every rendered node below `root` to the layout tree.
+    /// An instance's body ran: its output is declared again at the next build.
+    func rendered(_ inst: ViewInstance) {
+        guard !inst.layoutStale else { return }
+        inst.layoutStale = true
+        stale.append(inst)
+    }
+
+    /// An instance went away: the boxes it declared go at the next build (unless declared again).
+    func dropped(_ inst: ViewInstance) {
+        removals.formUnion(inst.layoutKeys)
+        for node in inst.layoutNodes { clearBoxes(node) }
+        inst.layoutKeys = []
+        inst.layoutNodes = []
+        inst.layoutStale = true
+    }
+
+    /// Declares to the layout tree what changed below `root` since the last build: the output of each instance whose
+    /// body ran, deepest first, and its owner's when what it adds to its container changed; everything when the root
+    /// node is new (a creation, a rollback, a hot reload).
     func build(_ root: RenderedNode, encode: @escaping (Value) -> String) {
         self.encode = encode
-        declaring = []
-        outer = [:]
-        modifierBoxes = [:]
-        spaces = [:]
-        anchorBoxes = [:]
+        declaredNow = []
+        let full = declaredRoot !== root
+        var rootStale = full
+        if full { stale = [] }
+        while !stale.isEmpty {
+            var best = 0
+            for i in stale.indices where stale[i].depth > stale[best].depth { best = i }
+            let inst = stale.remove(at: best)
+            guard inst.layoutStale, let env = inst.layoutEnv else { continue }
+            let before = inst.layoutItems
+            _ = walk(inst, env)
+            if inst.layoutItems != before {
+                if let owner = inst.owner { rendered(owner) } else { rootStale = true }
+            }
+        }
+        if rootStale { declareRoot(root) }
+        if full {
+            for key in allKeys where !declaredNow.contains(key) { removals.insert(key) }
+        }
+        for key in removals where !declaredNow.contains(key) {
+            tree.remove(key)
+            allKeys.remove(key)
+        }
+        rebuiltGeometry = !declaredNow.isEmpty || !removals.isEmpty
+        removals = []
+    }
+
+    /// The root node's own boxes (and, through it, everything stale below).
+    private func declareRoot(_ root: RenderedNode) {
+        let saved = record
+        record = WalkRecord()
         let items = self.items(root, LayoutEnvironment())
         let rootKey: String?
         if items.count == 1 {
@@ -64,173 +136,89 @@ final class ProgramLayout {
             rootKey = "$root"
         }
         tree.setRoot(rootKey)
-        for key in declared where !declaring.contains(key) { tree.remove(key) }
-        rebuiltGeometry = declared != declaring
-        declared = declaring
+        finish(record, replacing: &rootRecord)
+        record = saved
+        declaredRoot = root
     }
 
-    private func set(_ key: String, _ kind: LayoutKind, _ children: [String]) {
-        declaring.insert(key)
+    /// What an instance's output adds to its container: walked again when its body ran or its environment changed,
+    /// else what the last walk found.
+    func walk(_ inst: ViewInstance, _ env: LayoutEnvironment) -> [String] {
+        if fresh { return inst.output.flatMap { self.items($0, env) } }
+        if !inst.layoutStale, inst.layoutEnv == env { return inst.layoutItems }
+        let saved = record
+        record = WalkRecord()
+        let items = inst.output.flatMap { self.items($0, env) }
+        var previous = WalkRecord(keys: inst.layoutKeys, nodes: inst.layoutNodes)
+        finish(record, replacing: &previous)
+        inst.layoutKeys = previous.keys
+        inst.layoutNodes = previous.nodes
+        record = saved
+        inst.layoutItems = items
+        inst.layoutEnv = env
+        inst.layoutStale = false
+        return items
+    }
+
+    /// Replaces a walk's record: keys it no longer declares may go, nodes it no longer shows lose their boxes.
+    private func finish(_ new: WalkRecord, replacing old: inout WalkRecord) {
+        if !old.keys.isEmpty {
+            let keys = Set(new.keys)
+            for k in old.keys where !keys.contains(k) { removals.insert(k) }
+        }
+        if !old.nodes.isEmpty {
+            let nodes = Set(new.nodes)
+            for n in old.nodes where !nodes.contains(n) { clearBoxes(n) }
+        }
+        old = new
+    }
+
+    func set(_ key: String, _ kind: LayoutKind, _ children: [String]) {
+        record.keys.append(key)
+        declaredNow.insert(key)
+        allKeys.insert(key)
         let (valid, problems) = LayoutKind.validated(kind)
         for p in problems where !warnings.contains(p) { warnings.append(p) }
         tree.set(key, kind: valid, children: children)
         if let offset = restoringScroll.removeValue(forKey: key) { tree.setScrollOffset(key, offset) }
     }
 
-    /// Scroll offsets of a restored spec, given to their ScrollViews as they are declared.
-    private var restoringScroll: [String: LayoutPoint] = [:]
-
-    func restoreScroll(_ offsets: [String: [Double]]) {
-        for (node, xy) in offsets where xy.count == 2 { restoringScroll[node] = LayoutPoint(x: xy[0], y: xy[1]) }
+    /// Records a node's boxes, replacing what an earlier walk recorded.
+    func setBoxes(_ node: String, _ b: NodeBoxes) {
+        record.nodes.append(node)
+        touched.insert(node)
+        clearBoxes(node)
+        boxes[node] = b
+        if let outer = b.outer { nodesByOuter[outer, default: []].append(node) }
+        for (name, box) in b.spaces { spaces[name] = box }
+        for (anchor, box) in b.anchors { anchorBoxes[anchor] = box }
     }
 
-    /// What SwiftUI would log about the values the program handed the layout ("Invalid frame dimension…"): the
-    /// value is ignored, as there, and the diff carries the message.
-    private(set) var warnings: [String] = []
-
-    func takeWarnings() -> [String] {
-        defer { warnings = [] }
-        return warnings
+    private func clearBoxes(_ node: String) {
+        guard let old = boxes.removeValue(forKey: node) else { return }
+        touched.insert(node)
+        if let outer = old.outer {
+            nodesByOuter[outer]?.removeAll { $0 == node }
+            if nodesByOuter[outer]?.isEmpty == true { nodesByOuter[outer] = nil }
+        }
+        for (name, box) in old.spaces where spaces[name] == box { spaces[name] = nil }
+        for (anchor, _) in old.anchors { anchorBoxes[anchor] = nil }
     }
 
-    /// What a rendered node adds to its container's children: its outermost box, or, for a group, an `if` or a
-    /// `ForEach` without modifiers of their own, its children's.
-    private func items(_ node: RenderedNode, _ inherited: LayoutEnvironment) -> [String] {
-        var env = inherited
-        env.absorb(node.view.modifiers)
-        var inner: [String]
-        let kids = node.instance?.output ?? node.children
-        switch node.view.kind {
-        case .group, .conditional, .forEach:
-            inner = kids.flatMap { items($0, env) }
-            if node.view.modifiers.isEmpty || inner.isEmpty {
-                if inner.count == 1 { outer[node.id] = inner[0] }
-                return inner
-            }
-        case .custom:
-            inner = kids.flatMap { items($0, env) }
-            if node.view.modifiers.isEmpty {
-                if inner.count == 1 { outer[node.id] = inner[0] }
-                return inner
-            }
-        case .library:
-            inner = [own(node, kids, env)]
-        }
-        var key: String
-        if inner.count == 1 {
-            key = inner[0]
-        } else {
-            key = node.id + "$group"
-            set(key, .stack(.vertical, spacing: nil, alignment: .center), inner)
-        }
-        var attachedIndex = 0
-        for (i, m) in node.view.modifiers.enumerated() {
-            let wrapped = node.id + "#\(i)"
-            switch m {
-            case .attached(let kind, _, let args):
-                guard attachedIndex < node.attached.count else { continue }
-                let secondary = items(node.attached[attachedIndex], inherited)
-                attachedIndex += 1
-                let alignment = args.first { $0.0 == "alignment" }.flatMap { LayoutValues.alignment($0.1) } ?? .center
-                let second: String
-                if secondary.count == 1 { second = secondary[0] } else {
-                    second = wrapped + "$content"
-                    set(second, .zstack(alignment), secondary)
-                }
-                set(wrapped, kind == "overlay" ? .overlay(alignment) : .background(alignment), [key, second])
-            case .preferenceValue(let overlay, _, let alignmentValue, _):
-                guard attachedIndex < node.attached.count else { continue }
-                let secondary = items(node.attached[attachedIndex], inherited)
-                attachedIndex += 1
-                let alignment = alignmentValue.flatMap { LayoutValues.alignment($0) } ?? .center
-                let second: String
-                if secondary.count == 1 { second = secondary[0] } else {
-                    second = wrapped + "$content"
-                    set(second, .zstack(alignment), secondary)
-                }
-                set(wrapped, overlay ? .overlay(alignment) : .background(alignment), [key, second])
-            case .anchorPreference:
-                anchorBoxes[wrapped] = key
-                continue
-            case .other(let name, let args):
-                if name == "coordinateSpace", let space = LayoutValues.spaceName(args) {
-                    spaces[encode(space)] = key
-                    continue
-                }
-                guard let kind = LayoutValues.modifierKind(name, args) else { continue }
-                set(wrapped, kind, [key])
-            default:
-                continue
-            }
-            modifierBoxes[node.id, default: []].append((i, wrapped))
-            key = wrapped
-        }
-        outer[node.id] = key
-        return [key]
-    }
-
-    /// The box of a SwiftUI view itself, with its content's boxes as children.
-    private func own(_ node: RenderedNode, _ kids: [RenderedNode], _ env: LayoutEnvironment) -> String {
-        let v = node.view
-        let children = kids.flatMap { items($0, env) }
-        let kind: LayoutKind
-        var declared = children
-        switch v.type {
-        case "VStack", "LazyVStack":
-            kind = .stack(.vertical, spacing: LayoutValues.number(v.prop("spacing")), alignment: LayoutValues.horizontal(v.prop("alignment")))
-        case "HStack", "LazyHStack":
-            kind = .stack(.horizontal, spacing: LayoutValues.number(v.prop("spacing")), alignment: LayoutValues.vertical(v.prop("alignment")))
-        case "ZStack":
-            kind = .zstack(v.prop("alignment").flatMap(LayoutValues.alignment) ?? .center)
-        case "Form", "List", "Section":
-            // Approximate: rows one under the other (docs/layout.md, Departures).
-            kind = .stack(.vertical, spacing: 0, alignment: .center)
-        case "Color", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Ellipse":
-            kind = .shape
-        case "Spacer":
-            kind = .spacer(minLength: LayoutValues.number(v.prop("minLength")))
-        case "Text":
-            kind = .text(TextSpec(node.props["text"]?.string ?? "", font: env.font, lineLimit: env.lineLimit))
-        case "GeometryReader":
-            kind = .geometryReader
-        case "ScrollView":
-            let axes = LayoutValues.axes(v.prop("_0") ?? v.prop("axes"))
-            kind = .scrollView(horizontal: axes.horizontal, vertical: axes.vertical)
-            if children.count > 1 {
-                let content = node.id + "$content"
-                let axis: Axis = axes.horizontal && !axes.vertical ? .horizontal : .vertical
-                set(content, .stack(axis, spacing: nil, alignment: .center), children)
-                declared = [content]
-            }
-        case "Button":
-            kind = .button
-            if children.isEmpty, let title = node.props["title"]?.string {
-                let label = node.id + "$label"
-                set(label, .text(TextSpec(title, font: env.font, lineLimit: env.lineLimit)), [])
-                declared = [label]
-            }
-        case "Divider": kind = .control(.divider)
-        case "Toggle": kind = .control(.toggle)
-        case "TextField": kind = .control(.textField)
-        case "SecureField": kind = .control(.secureField)
-        case "Slider": kind = .control(.slider)
-        case "Stepper": kind = .control(.stepper)
-        case "Picker": kind = .control(.picker)
-        case "ProgressView": kind = .control(.progressView)
-        case "EmptyView": kind = .empty
-        default:
-            // Containers Canopy does not lay out on their own (NavigationStack, TabView, Group-like views) pass
-            // their content through, centred.
-            kind = .zstack(.center)
-        }
-        set(node.id, kind, declared)
-        return node.id
+    /// The frames a layout from scratch of the same rendered tree gives (what the incremental one must equal).
+    func framesFromScratch(_ root: RenderedNode, scroll: [String: [Double]]) throws(ScriptFault) -> [String: [Double]] {
+        let other = ProgramLayout(canvas: canvasSpec)
+        other.fresh = true
+        other.restoreScroll(scroll)
+        other.build(root, encode: encode)
+        _ = try other.run(trace: nil)
+        return other.frames
     }
 
     // MARK: Running
 
-    /// Lays out; the nodes whose wire frame changed are in `changedNodes`. `trace` gets a `layout` step per node
-    /// laid out again.
+    /// Lays out; the nodes whose wire frame changed are in `changedNodes`. `trace` gets a `layout` step per box
+    /// sized again.
     func run(trace: ((JSONObject) -> Void)?) throws(ScriptFault) -> [String] {
         let changed: [String]
         do { changed = try tree.layout() } catch let error as LayoutError {
@@ -248,20 +236,22 @@ final class ProgramLayout {
                 ])
             }
         }
-        refreshFrames()
+        refreshFrames(changed)
         return changed
     }
 
-    /// Recomputes the wire frames and notes which changed.
-    private func refreshFrames() {
-        var next: [String: [Double]] = [:]
-        next.reserveCapacity(outer.count)
-        for (node, key) in outer {
-            guard let r = tree.frame(of: key) else { continue }
-            next[node] = [r.x, r.y, r.width, r.height]
+    /// Recomputes the wire frames of the nodes whose box moved or whose boxes were declared again, and notes which
+    /// changed.
+    private func refreshFrames(_ changed: [String]) {
+        var nodes = touched
+        touched = []
+        for key in changed { nodes.formUnion(nodesByOuter[key] ?? []) }
+        for node in nodes {
+            let now = boxes[node]?.outer.flatMap { tree.frame(of: $0) }.map { [$0.x, $0.y, $0.width, $0.height] }
+            guard frames[node] != now else { continue }
+            frames[node] = now
+            if now != nil { changedNodes.insert(node) } else { changedNodes.remove(node) }
         }
-        for (node, f) in next where frames[node] != f { changedNodes.insert(node) }
-        frames = next
     }
 
     func takeChangedNodes() -> Set<String> {
@@ -271,7 +261,7 @@ final class ProgramLayout {
 
     /// `"modifierFrames"` of a node: each layout modifier's own box.
     func modifierFrames(of node: String) -> [(Int, [Double])] {
-        (modifierBoxes[node] ?? []).compactMap { (i, key) in
+        (boxes[node]?.modifiers ?? []).compactMap { (i, key) in
             tree.frame(of: key).map { (i, [$0.x, $0.y, $0.width, $0.height]) }
         }
     }
@@ -279,7 +269,7 @@ final class ProgramLayout {
     /// The frames as a snapshot shows them.
     func table() -> FrameTable {
         var mods: [String: [FrameTable.ModifierFrame]] = [:]
-        for node in modifierBoxes.keys {
+        for (node, b) in boxes where !b.modifiers.isEmpty {
             let m = modifierFrames(of: node)
             if !m.isEmpty { mods[node] = m.map { FrameTable.ModifierFrame(modifier: $0.0, frame: $0.1) } }
         }
@@ -315,7 +305,7 @@ final class ProgramLayout {
 }
 
 /// What a view passes down that changes how text below it is measured.
-struct LayoutEnvironment {
+struct LayoutEnvironment: Equatable {
     var font = FontSpec.body
     var lineLimit: Int?
 
@@ -334,4 +324,19 @@ struct LayoutEnvironment {
             }
         }
     }
+}
+
+/// The boxes one rendered node declared: its outermost (its wire frame), its layout modifiers' by modifier index,
+/// the coordinate spaces it names (name's JSON, box) and the boxes its anchors measure (`node#i`, box).
+struct NodeBoxes {
+    var outer: String?
+    var modifiers: [(Int, String)] = []
+    var spaces: [(String, String)] = []
+    var anchors: [(String, String)] = []
+}
+
+/// What one walk of an instance's output declared: layout keys and rendered nodes.
+struct WalkRecord {
+    var keys: [String] = []
+    var nodes: [String] = []
 }

@@ -50,7 +50,7 @@ extension ProgramTree: GeometryHost {
 
     /// Marks dirty every instance whose geometry questions now have other answers.
     func markGeometryReaders() {
-        for inst in instances.values where !inst.geometryReads.isEmpty && !inst.isDirty {
+        for inst in geometryReaders.values where !inst.isDirty && instances[inst.id] === inst {
             for read in inst.geometryReads where layout.frame(of: read.node, in: read.space) != read.answer {
                 markDirty(inst, because: "geometry")
                 break

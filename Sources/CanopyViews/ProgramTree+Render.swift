@@ -55,6 +55,8 @@ extension ProgramTree {
         forget(inst.output)
         inst.output = out
         for (id, old) in reuse where inst.children[id] !== old { drop(old) }
+        layout.rendered(inst)
+        if inst.geometryReads.isEmpty { geometryReaders[inst.id] = nil } else { geometryReaders[inst.id] = inst }
     }
 
     /// The id of a child view: its parent's id, its position (or element id, or explicit id) and its type.
@@ -270,6 +272,8 @@ extension ProgramTree {
         inputs.drop(inst.id)
         for box in inst.reads { box.readers.remove(inst.id) }
         if instances[inst.id] === inst { instances[inst.id] = nil }
+        if geometryReaders[inst.id] === inst { geometryReaders[inst.id] = nil }
+        layout.dropped(inst)
         forget(inst.output)
         inst.isDirty = false
     }

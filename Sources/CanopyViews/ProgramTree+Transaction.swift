@@ -31,6 +31,7 @@ extension ProgramTree {
             inputs.replaying = true
             defer { inputs.replaying = false }
             globalBoxes = [:]
+            geometryReaders = [:]
             try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in

@@ -44,6 +44,8 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     let inputs: TreeInputs
     /// Its layout in its canvas (LAYOUT.md).
     let layout: ProgramLayout
+    /// The instances whose last body run asked geometry questions (checked after every layout).
+    var geometryReaders: [String: ViewInstance] = [:]
     /// The engine's last value of every reader, by reader id (for preference-value overlays made later).
     var lastReaders: [String: JSON] = [:]
     /// The canvas or a scroll offset changed: the next round lays the tree out even if no body ran.

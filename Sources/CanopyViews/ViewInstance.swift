@@ -33,6 +33,13 @@ final class ViewInstance {
     var contentKind = "GeometryReader"
     /// Geometry its last body run asked the layout for, with the answers it got (ProgramTree+Geometry).
     var geometryReads: [GeometryRead] = []
+    /// Its output as the layout last declared it (ProgramLayout): stale after its body ran; what it adds to its
+    /// container, with the environment it was walked in; the layout keys and rendered nodes its walk declared.
+    var layoutStale = true
+    var layoutItems: [String] = []
+    var layoutEnv: LayoutEnvironment?
+    var layoutKeys: [String] = []
+    var layoutNodes: [String] = []
 
     init(id: String, typeID: TypeID, record: Value, depth: Int, owner: ViewInstance?) {
         self.id = id

@@ -37,3 +37,21 @@ public struct ViewRuntime: ProgramRuntime {
         return compiled
     }
 }
+
+extension ViewRuntime {
+    /// Where a program tree's frames differ from a layout from scratch of the same views (nil: nowhere): the check
+    /// that incremental layout is exact, for tests.
+    package static func layoutDifference(_ program: any ProgramInstance) -> String? {
+        guard let tree = program as? ProgramTree, let root = tree.rootNode else { return "not a program tree" }
+        let scratch: [String: [Double]]
+        do { scratch = try tree.layout.framesFromScratch(root, scroll: tree.spec.scrollOffsets) } catch {
+            return "layout from scratch failed: \(error)"
+        }
+        let live = tree.layout.frames
+        for (node, frame) in scratch.sorted(by: { $0.key < $1.key }) where live[node] != frame {
+            return "\(node): \(live[node].map { "\($0)" } ?? "no frame") incrementally, \(frame) from scratch"
+        }
+        for node in live.keys.sorted() where scratch[node] == nil { return "\(node): a frame only incrementally" }
+        return nil
+    }
+}
