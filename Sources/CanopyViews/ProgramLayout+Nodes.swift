@@ -59,7 +59,7 @@ extension ProgramLayout {
                 b.modifiers.append((i, wrapped))
                 key = wrapped
                 continue
-            case .anchorPreference:
+            case .anchorPreference, .geometryChange:
                 b.anchors.append((wrapped, key))
                 continue
             case .other(let name, let args):

@@ -37,7 +37,7 @@ extension ProgramTree: GeometryHost {
             let changed = try layout.run(trace: log.tracing ? { fields in self.log.step(fields) } : nil)
             for w in layout.takeWarnings() where !warnings.contains(w) { warnings.append(w) }
             if !changed.isEmpty || layout.rebuiltGeometry { markGeometryReaders() }
-            guard !dirty.isEmpty else { return }
+            guard !dirty.isEmpty else { return try runGeometryWatches() }
             if pass >= Self.maxLayoutPasses {
                 warnings.append(
                     "stopped after \(Self.maxLayoutPasses) layout passes: geometry kept changing (a GeometryReader's "
@@ -55,6 +55,36 @@ extension ProgramTree: GeometryHost {
                 markDirty(inst, because: "geometry")
                 break
             }
+        }
+    }
+}
+
+/// An `onGeometryChange` shown at `node`: what it computes from a proxy, what it runs, and the value it last saw.
+struct GeometryWatch {
+    var node: String
+    var of: Value
+    var action: Value
+    var last: Value?
+}
+
+extension ProgramTree {
+    /// Runs each `onGeometryChange`'s `of` closure on its box as laid out now; an action whose value changed (or
+    /// that sees its first value) is queued like an `onChange` closure, with the old and the new value.
+    func runGeometryWatches() throws(ScriptFault) {
+        guard !geometryWatches.isEmpty, let proxy = program.type(named: "GeometryProxy") else { return }
+        for key in geometryWatches.keys.sorted() {
+            guard var watch = geometryWatches[key] else { continue }
+            guard let node = nodes[watch.node], node.view.modifiers.contains(where: { $0.name == "onGeometryChange" }) else {
+                geometryWatches[key] = nil
+                continue
+            }
+            let box = layout.anchorBoxes[key] ?? node.id
+            let value = try machine.call(
+                value: watch.of, [.record(proxy.id, [.string(box)])], site: machine.sourceLocation(of: watch.of) ?? machine.site)
+            guard watch.last.map({ !$0.sameInput(as: value) }) ?? true else { continue }
+            pendingOnChange.append((watch.node, watch.action, watch.last ?? value, value))
+            watch.last = value
+            geometryWatches[key] = watch
         }
     }
 }

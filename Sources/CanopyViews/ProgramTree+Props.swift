@@ -65,6 +65,10 @@ extension ProgramTree {
             attached.append(node)
             let reader = Modifier.onPreferenceChange(key: keyName(key))
             return [reader, overlay ? .overlay(node.fullNode) : .background(node.fullNode)]
+        case .geometryChange(let of, let action):
+            let key = "\(owner)#\(index)"
+            geometryWatches[key] = GeometryWatch(node: owner, of: of, action: action, last: geometryWatches[key]?.last)
+            return [.other(kind: "onGeometryChange", args: [:])]
         default:
             return [try singleModifierJSON(
                 m, owner: owner, index: index, environment: environment, local: local, instance: instance, reuse: reuse,
@@ -77,8 +81,8 @@ extension ProgramTree {
         instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
     ) throws(ScriptFault) -> Modifier {
         switch m {
-        case .anchorPreference, .preferenceValue:
-            throw ScriptFault(.runtime, "\(m.name) makes more than one modifier", at: .unknown)
+        case .anchorPreference, .preferenceValue, .geometryChange:
+            throw ScriptFault(.runtime, "\(m.name) is made by modifierJSON", at: .unknown)
         case .preference(let key, let value):
             return .preference(key: keyName(key), value: program.encode(value))
         case .onPreferenceChange(let key, _):

@@ -32,6 +32,7 @@ extension ProgramTree {
             defer { inputs.replaying = false }
             globalBoxes = [:]
             geometryReaders = [:]
+            geometryWatches = [:]
             try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in
@@ -44,6 +45,8 @@ extension ProgramTree {
             var discarded: [Op] = []
             try script { () throws(ScriptFault) in try settleLayout(&discarded, warnings: &outcome.warnings) }
             _ = layout.takeChangedNodes()
+            // A restart does not run `onGeometryChange` actions again for the values they saw before it.
+            if !state.cells.isEmpty { pendingOnChange = [] }
             inputs.replaying = false
             try endRestoring()
             tree = try Tree(

@@ -44,6 +44,8 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     let inputs: TreeInputs
     /// Its layout in its canvas (LAYOUT.md).
     let layout: ProgramLayout
+    /// The `onGeometryChange` modifiers shown, by `node#index`, with the value their action last saw.
+    var geometryWatches: [String: GeometryWatch] = [:]
     /// The instances whose last body run asked geometry questions (checked after every layout).
     var geometryReaders: [String: ViewInstance] = [:]
     /// The engine's last value of every reader, by reader id (for preference-value overlays made later).

@@ -208,8 +208,8 @@ import Testing
             """
         #expect(diagnostics(source).isEmpty)
         expectOne(
-            "import SwiftUI\nstruct V: View { var body: some View { Color.red.onGeometryChange(for: CGFloat.self) { $0.size.width } action: { _ in } } }",
-            "onGeometryChange", at: "2:40")
+            "import SwiftUI\nstruct V: View { var body: some View { Color.red.transformAnchorPreference(key: K.self, value: .bounds) { _, _ in } } }",
+            "transformAnchorPreference", at: "2:40")
     }
 
     @Test func syntaxError() {

@@ -195,4 +195,35 @@ import Testing
         let start = try ViewRuntime().start(spec, state: ProgramState(), version: 0, limits: .default, trace: false)
         #expect(start.program.frameTable?.frames["ContentView/0:ScrollView/0:VStack"] == [0, -120, 200, 500])
     }
+
+    @Test func onGeometryChangeRunsItsActionWhenTheValueChanges() throws {
+        let source = """
+            import SwiftUI
+            struct ContentView: View {
+                @State var width: CGFloat = 0
+                @State var changes = 0
+                var body: some View {
+                    Color.red
+                        .padding(10)
+                        .onGeometryChange(for: CGFloat.self) { proxy in proxy.size.width } action: { old, new in
+                            width = new
+                            changes += 1
+                        }
+                }
+            }
+            """
+        var p = try ProgramFixture(source, view: "ContentView", canvas: CanvasSpec(width: 200, height: 100))
+        #expect(p.cell("ContentView", "width") == 200)
+        #expect(p.cell("ContentView", "changes") == 1)
+        try p.send(nil, "resize", ["width": 300, "height": 100])
+        #expect(p.cell("ContentView", "width") == 300)
+        #expect(p.cell("ContentView", "changes") == 2)
+        // Same width: the action does not run.
+        try p.send(nil, "resize", ["width": 300, "height": 150])
+        #expect(p.cell("ContentView", "changes") == 2)
+        // A restart with those cells runs nothing again.
+        let restarted = try ProgramFixture(
+            source, view: "ContentView", state: p.program.state, canvas: CanvasSpec(width: 300, height: 150))
+        #expect(restarted.cell("ContentView", "changes") == 2)
+    }
 }

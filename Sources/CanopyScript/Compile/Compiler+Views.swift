@@ -219,7 +219,19 @@ extension Compiler {
             let value = args[0].label == "name" ? expr(args[0].expr, expected: nil) : expr(args[0].expr, expected: .named(space.id))
             return ModifierExpr(at, base: receiver, .other(name: "coordinateSpace", args: [(args[0].label ?? "_0", value)]))
         case "onGeometryChange":
-            return bad(node, "'onGeometryChange' is not part of Canopy's Swift subset yet; read the geometry with a GeometryReader in a background")
+            // `.onGeometryChange(for: T.self, of: { proxy in … }) { new in … }` (or `{ old, new in … }`).
+            // `of:` is labelled or the first trailing closure; `action:` labelled (also as a trailing closure) or
+            // the only trailing closure after a labelled `of:`.
+            let of = args.first { $0.label == "of" } ?? args.first { $0.trailing && $0.label == nil }
+            let action = args.first { $0.label == "action" } ?? args.last { $0.trailing && $0.label == nil && $0.expr.id != of?.expr.id }
+            guard let of, let action, let proxy = program.type(named: "GeometryProxy") else { return bad(node, "onGeometryChange takes (for: T.self, of: { proxy in … }) and an action closure") }
+            var valueType = TypeRef.unknown
+            if let t = args.first(where: { $0.label == "for" }), case .metatype(let m) = expr(t.expr, expected: nil).type {
+                valueType = m
+            }
+            let transform = expr(of.expr, expected: .function([.named(proxy.id)], valueType))
+            let perform = expr(action.expr, expected: nil)
+            return ModifierExpr(at, base: receiver, .geometryChange(of: transform, action: perform))
         case "id":
             guard args.count == 1 else { return bad(node, "id takes one value") }
             return ModifierExpr(at, base: receiver, .id(expr(args[0].expr, expected: nil)))

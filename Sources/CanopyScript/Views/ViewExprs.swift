@@ -110,6 +110,7 @@ final class ModifierExpr: Expr {
         case id(Expr)
         case anchorPreference(key: TypeID, source: Expr, transform: Expr)
         case preferenceValue(overlay: Bool, key: TypeID, alignment: Expr?, content: Expr)
+        case geometryChange(of: Expr, action: Expr)
         case other(name: String, args: [(String, Expr)])
     }
 
@@ -167,6 +168,8 @@ final class ModifierExpr: Expr {
         case .preferenceValue(let overlay, let key, let alignment, let content):
             modifier = .preferenceValue(
                 overlay: overlay, key: key, alignment: try alignment?.eval(m), content: try content.eval(m))
+        case .geometryChange(let of, let action):
+            modifier = .geometryChange(of: try of.eval(m), action: try action.eval(m))
         case .other(let name, let args):
             var evaluated: [(String, Value)] = []
             for (label, e) in args { evaluated.append((label, try e.eval(m))) }

@@ -106,6 +106,9 @@ package enum ViewModifier {
     /// `.overlayPreferenceValue(K.self) { value in … }` (`overlay`) or `.backgroundPreferenceValue`: a view made
     /// from the key's value inside the modified view.
     case preferenceValue(overlay: Bool, key: TypeID, alignment: Value?, content: Value)
+    /// `.onGeometryChange(for:of:action:)`: after each layout, `of` runs with a proxy of the box inside the
+    /// modifier; when its value changes (and on the first layout) `action` runs with it.
+    case geometryChange(of: Value, action: Value)
     /// Any other modifier, kept and shown.
     case other(name: String, args: [(String, Value)])
 
@@ -121,6 +124,7 @@ package enum ViewModifier {
         case .action(let kind, _): return kind
         case .anchorPreference: return "anchorPreference"
         case .preferenceValue(let overlay, _, _, _): return overlay ? "overlayPreferenceValue" : "backgroundPreferenceValue"
+        case .geometryChange: return "onGeometryChange"
         case .other(let name, _): return name
         }
     }
@@ -142,6 +146,8 @@ package enum ViewModifier {
             return k1 == k2 && s1 == s2 && t1.sameInput(as: t2)
         case (.preferenceValue(let o1, let k1, let a1, let c1), .preferenceValue(let o2, let k2, let a2, let c2)):
             return o1 == o2 && k1 == k2 && a1 == a2 && c1.sameInput(as: c2)
+        case (.geometryChange(let o1, let a1), .geometryChange(let o2, let a2)):
+            return o1.sameInput(as: o2) && a1.sameInput(as: a2)
         case (.other(let n1, let x1), .other(let n2, let x2)):
             return n1 == n2 && x1.count == x2.count && zip(x1, x2).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
