@@ -230,7 +230,9 @@ async function fetchHistory(from, to) {
 // MARK: Actions
 
 function selectTree(id) {
-    if (page.handle && page.handle.id !== id) page.handle.close();
+    // The open tree picked again stays as it is: its handle is subscribed already and would send no new snapshot.
+    if (id && page.handle?.id === id) return render();
+    if (page.handle) page.handle.close();
     Object.assign(page, { handle: null, replica: null, clients: [] });
     selection.openTree(id);
     history.openTree();
