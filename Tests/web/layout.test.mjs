@@ -27,12 +27,13 @@ function harness() {
     };
 }
 
-test('the picker knows the four devices, and a canvas by its name or its size either way round', () => {
+test('the picker knows the daemon\'s five presets, and a canvas by the device the daemon names, never by its size', () => {
     assert.deepEqual(DEVICES.map((d) => `${d.name} ${d.width}×${d.height} @${d.scale}x`),
-        ['iPhone 15 393×852 @3x', 'iPhone SE 375×667 @2x', 'iPad 820×1180 @2x', 'Mac window 800×600 @2x']);
-    assert.equal(deviceOf(CANVAS).name, 'iPhone 15');
-    assert.equal(deviceOf({ width: 852, height: 393 }).name, 'iPhone 15');
+        ['iPhone 15 393×852 @3x', 'iPhone 15 Pro Max 430×932 @3x', 'iPhone SE 375×667 @2x', 'iPad 820×1180 @2x',
+            'Mac window 800×600 @2x']);
+    assert.equal(deviceOf({ ...CANVAS, device: 'iPhone 15' }).name, 'iPhone 15');
     assert.equal(deviceOf({ device: 'iPad' }).name, 'iPad');
+    assert.equal(deviceOf(CANVAS), null); // an iPhone 15's size by width and height is a bare host at @1x
     assert.equal(deviceOf({ width: 200, height: 200 }), null);
     assert.equal(deviceOf(null), null);
 });
@@ -95,7 +96,7 @@ test('the wheel scrolls a ScrollView from where its frames say it is, adding up 
     assert.equal(layout.scrollBy(replica, 'header', 0, 10), null); // not laid out as a ScrollView: no range
 });
 
-test('picking a device, rotating and dragging the edge send resize events naming no node', async () => {
+test('picking a device sends its name; rotating and dragging the edge send width and height; none names a node', async () => {
     const t = harness();
     const events = [];
     const layout = new LayoutState({ schedule: t.schedule, send: (node, event, value) => (events.push({ node, event, value }), Promise.resolve()) });
@@ -111,7 +112,7 @@ test('picking a device, rotating and dragging the edge send resize events naming
     layout.endDrag();
     assert.equal(layout.drag, null);
     assert.deepEqual(events, [
-        { node: null, event: 'resize', value: { width: 375, height: 667 } },
+        { node: null, event: 'resize', value: { device: 'iPhone SE' } },
         { node: null, event: 'resize', value: { width: 667, height: 375 } },
         { node: null, event: 'resize', value: { width: 593, height: 752 } },
     ]);

@@ -8,9 +8,13 @@ import { clampScroll, scrollRange } from './layoutdraw.mjs';
 
 const NO_INSETS = { top: 0, bottom: 0, leading: 0, trailing: 0 };
 
-/** The devices the picker offers (the daemon's default is the first). */
+/**
+ * The daemon's device presets (docs/layout.md; its default is the first), for the picker's labels: picking one sends
+ * its name, and the daemon gives the canvas the preset's size, safe area and scale.
+ */
 export const DEVICES = [
     { name: 'iPhone 15', width: 393, height: 852, safeArea: { top: 59, bottom: 34, leading: 0, trailing: 0 }, scale: 3 },
+    { name: 'iPhone 15 Pro Max', width: 430, height: 932, safeArea: { top: 59, bottom: 34, leading: 0, trailing: 0 }, scale: 3 },
     { name: 'iPhone SE', width: 375, height: 667, safeArea: { top: 20, bottom: 0, leading: 0, trailing: 0 }, scale: 2 },
     { name: 'iPad', width: 820, height: 1180, safeArea: { top: 24, bottom: 20, leading: 0, trailing: 0 }, scale: 2 },
     { name: 'Mac window', width: 800, height: 600, safeArea: NO_INSETS, scale: 2 },
@@ -23,12 +27,13 @@ export const MAX_SIDE = 100000;
 /** Nodes whose last layout step is remembered; the one laid out longest ago goes first. */
 export const LAYOUT_STEPS_KEPT = 20000;
 
-/** The device `canvas` is: the one it names, else the one of its size (either way round), else null. */
+/**
+ * The device preset `canvas` came from (the daemon names it), or null: a canvas sized by width and height is a bare
+ * host (scale 1, no safe area) even when its size is a device's.
+ */
 export function deviceOf(canvas) {
-    if (!canvas) return null;
-    if (canvas.device) return DEVICES.find((d) => d.name === canvas.device) ?? null;
-    return DEVICES.find((d) => (d.width === canvas.width && d.height === canvas.height)
-        || (d.width === canvas.height && d.height === canvas.width)) ?? null;
+    if (!canvas?.device) return null;
+    return DEVICES.find((d) => d.name === canvas.device) ?? null;
 }
 
 /** A `resize` event's value: whole points within [MIN_SIDE, MAX_SIDE]. */
@@ -129,13 +134,12 @@ export class LayoutState {
         this.resizes.want(CANVAS, resizeValue(width, height));
     }
 
-    /** Asks for the canvas of the device named `name`. */
+    /** Asks for the canvas of the device named `name`: its size, safe area and scale are the daemon's preset. */
     pickDevice(name) {
-        const device = DEVICES.find((d) => d.name === name);
-        if (device) this.resize(device.width, device.height);
+        if (DEVICES.some((d) => d.name === name)) this.resizes.want(CANVAS, { device: name });
     }
 
-    /** Turns `canvas` a quarter turn (width and height swapped). */
+    /** Turns `canvas` a quarter turn (width and height swapped: a bare host, as any resize by size). */
     rotate(canvas) {
         this.resize(canvas.height, canvas.width);
     }
