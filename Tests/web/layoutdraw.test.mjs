@@ -14,7 +14,7 @@ test('boxes come in paint order with their depth: a node, its children, then its
     assert.deepEqual(boxes.filter((b) => b.approximate).map((b) => b.id), ['header', 'row1', 'row5']);
     assert.deepEqual(boxes.filter((b) => b.scrolls).map((b) => b.id), ['list']);
     const header = boxes.find((b) => b.id === 'header');
-    assert.deepEqual([header.x, header.y, header.w, header.h], [16, 75, 361, 20.333]);
+    assert.deepEqual([header.x, header.y, header.w, header.h], [0, 59, 393, 52.333]);
     assert.deepEqual(header.modifiers, [{ modifier: 0, kind: 'padding', x: 0, y: 59, w: 393, h: 52.333 }]);
 });
 
@@ -36,7 +36,7 @@ test('a point hits the deepest box under it, and nothing that is clipped away', 
     assert.equal(at(10, 220), 'row5');
     assert.equal(at(10, 130), 'rows');
     assert.equal(at(10, 30), null); // above the safe area: no view there
-    assert.equal(at(5, 60), 'stack');
+    assert.equal(at(5, 113), 'stack'); // between the header and the list
     assert.equal(at(400, 500), null);
 });
 

@@ -127,7 +127,7 @@ test('the replica keeps the canvas, the text model, every frame and the layout m
     const r = new Replica(laidOutSnapshot());
     assert.deepEqual(r.canvas, CANVAS);
     assert.equal(r.textModel, 'canopy-text-1');
-    assert.deepEqual(r.node('header').frame, [16, 75, 361, 20.333]);
+    assert.deepEqual(r.node('header').frame, [0, 59, 393, 52.333]);
     assert.deepEqual(r.node('header').modifierFrames, [{ modifier: 0, frame: [0, 59, 393, 52.333] }]);
     assert.deepEqual(r.node('badge').frame, [350, 75, 27, 20.333]);
     assert.equal(r.toJSON().frame, undefined); // frames are the daemon's, not part of a copied subtree

@@ -183,6 +183,11 @@ export const ATTACHING = new Set(['background', 'overlay']);
 
 let replicas = 0;
 
+/** A node's props and modifiers (an attachment by its kind only) as one string, to tell whether they changed. */
+function lookOf(props, modifiers) {
+    return JSON.stringify([props || {}, (modifiers || []).map((m) => (ATTACHING.has(m.kind) ? m.kind : m))]);
+}
+
 /** The key of a `@State` cell in `Replica.cells`. */
 export function cellKey(node, name) {
     return `${node}\u0000${name}`;
@@ -194,6 +199,10 @@ export function cellKey(node, name) {
  * once laid out, its canvas and every node's `frame` and `modifierFrames` (LAYOUT.md §2).
  */
 export class Replica {
+    // Frames of the nodes a diff's ops dropped, by id: a node rebuilt with the same id (an attachment re-sent by
+    // `setModifiers`, a remove and insert) keeps its frame, which the diff lists only if it changed.
+    #lostFrames = null;
+
     /** Builds the replica from a `snapshot` message. */
     constructor(snapshot) {
         this.epoch = ++replicas; // tells views that every node object is new
@@ -218,6 +227,8 @@ export class Replica {
         // The screen or window the tree is laid out in, and the versioned model that measured its Text.
         this.canvas = snapshot.canvas ? { ...snapshot.canvas } : null;
         this.textModel = snapshot.textModel ?? null;
+        // Each ScrollView's offset [x, y], from the program's spec and every diff's `scroll` (LAYOUT.md §2).
+        this.scroll = new Map(Object.entries(snapshot.program?.scroll || {}));
         this.layoutRev = 0; // grows when a frame or the canvas changes, for views that draw them
     }
 
@@ -265,6 +276,9 @@ export class Replica {
 
     /** Adds `json` and its descendants (children and attached subtrees); returns its id. */
     #build(json, parent, attach) {
+        const lost = json.frame === undefined ? this.#lostFrames?.get(json.id) : undefined;
+        // Its layout modifiers' boxes stay only if it comes back with the same props and modifiers.
+        const same = lost && lost.look === lookOf(json.props, json.modifiers);
         const node = {
             id: json.id,
             type: json.type,
@@ -273,8 +287,9 @@ export class Replica {
             children: [],
             parent,
             attach,
-            frame: json.frame ?? null, // [x, y, width, height] in canvas coordinates, once laid out
-            modifierFrames: json.modifierFrames ?? null, // [{ modifier: index, frame }]
+            frame: json.frame ?? lost?.frame ?? null, // [x, y, width, height] in canvas coordinates, once laid out
+            // [{ modifier: index, frame }] ([] beside a frame: none); null when unknown (a diff moved it and did not say)
+            modifierFrames: json.modifierFrames ?? (json.frame ? [] : same ? lost.modifierFrames : null),
         };
         this.nodes.set(node.id, node);
         node.modifiers = this.#buildModifiers(node.id, json.modifiers || []);
@@ -295,6 +310,9 @@ export class Replica {
     #drop(id) {
         const node = this.nodes.get(id);
         if (!node) return;
+        if (node.frame && this.#lostFrames) {
+            this.#lostFrames.set(id, { frame: node.frame, modifierFrames: node.modifierFrames, look: lookOf(node.props, node.modifiers) });
+        }
         for (const m of node.modifiers) if (ATTACHING.has(m.kind)) this.#drop(m.node);
         for (const c of node.children) this.#drop(c);
         this.nodes.delete(id);
@@ -337,7 +355,12 @@ export class Replica {
         let structural = false;
         // The readers' values before this diff, for showing "before → after".
         const before = new Map((diff.changes || []).map((c) => [c.reader, this.readerValues.get(c.reader)]));
-        for (const op of diff.ops || []) if (this.#applyOp(op, touched)) structural = true;
+        this.#lostFrames = new Map();
+        try {
+            for (const op of diff.ops || []) if (this.#applyOp(op, touched)) structural = true;
+        } finally {
+            this.#lostFrames = null;
+        }
         for (const c of diff.changes || []) {
             if (c.present) this.readerValues.set(c.reader, { present: true, value: c.value });
             else this.readerValues.set(c.reader, { present: false });
@@ -360,19 +383,58 @@ export class Replica {
         return { touched, structural, before, frames };
     }
 
-    /** The frames (and canvas) a diff changed; a removed node's frame went with it. Returns how many changed. */
+    /**
+     * The frames (and canvas and scroll offsets) a diff changed; a removed node's frame went with it. Returns how many
+     * frames changed. A frame entry without `modifierFrames` leaves a node's layout-modifier boxes in doubt: they
+     * move with a node that only moved, and are forgotten (null) where they may have changed — on a node that changed
+     * size or whose props changed, and on every node above one that changed size (a node that had none still has
+     * none) — and on a node whose modifiers changed.
+     */
     #applyFrames(diff) {
         let changed = 0;
+        const doubtful = new Set();
+        const remodified = new Set();
+        for (const op of diff.ops || []) {
+            if (op.op === 'setProps') doubtful.add(op.node);
+            else if (op.op === 'setModifiers') remodified.add(op.node);
+        }
+        const given = new Set();
+        const climbed = new Set(); // nodes whose ancestors are already in doubt
         for (const f of diff.frames || []) {
             const node = this.nodes.get(f.node);
             if (!node) continue;
+            const old = node.frame;
             node.frame = f.frame;
-            if (f.modifierFrames !== undefined) node.modifierFrames = f.modifierFrames;
             changed += 1;
+            if (f.modifierFrames !== undefined) {
+                node.modifierFrames = f.modifierFrames;
+                given.add(f.node);
+            } else if (old && old[2] === f.frame[2] && old[3] === f.frame[3]) {
+                const dx = f.frame[0] - old[0];
+                const dy = f.frame[1] - old[1];
+                node.modifierFrames = node.modifierFrames?.map((m) => ({ ...m, frame: [m.frame[0] + dx, m.frame[1] + dy, m.frame[2], m.frame[3]] })) ?? null;
+            } else {
+                for (let at = f.node; at != null && !climbed.has(at); at = this.above(at)) {
+                    climbed.add(at);
+                    doubtful.add(at);
+                }
+            }
+        }
+        for (const id of doubtful) {
+            const node = this.nodes.get(id);
+            if (node?.modifierFrames?.length && !given.has(id)) node.modifierFrames = null;
+        }
+        for (const id of remodified) {
+            const node = this.nodes.get(id);
+            if (node && !given.has(id)) node.modifierFrames = null;
+        }
+        for (const s of diff.scroll || []) {
+            if (Array.isArray(s.offset)) this.scroll.set(s.node, s.offset);
+            else this.scroll.delete(s.node);
         }
         if (diff.canvas) this.canvas = { ...diff.canvas };
         if (diff.textModel) this.textModel = diff.textModel;
-        if (changed || diff.canvas) this.layoutRev += 1;
+        if (changed || diff.canvas || diff.scroll?.length) this.layoutRev += 1;
         return changed;
     }
 

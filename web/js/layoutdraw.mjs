@@ -84,7 +84,7 @@ export function layoutBoxes(replica) {
 
 /** A node's layout modifiers' own boxes: `{ modifier, kind, x, y, w, h }`. */
 function modifierBoxes(node) {
-    return (node.modifierFrames || []).map((m) => ({ modifier: m.modifier, kind: node.modifiers[m.modifier]?.kind ?? '?', ...rectOf(m.frame) }));
+    return (node.modifierFrames ?? []).map((m) => ({ modifier: m.modifier, kind: node.modifiers[m.modifier]?.kind ?? '?', ...rectOf(m.frame) }));
 }
 
 /** Whether any part of `box` can be seen (its clip is not empty). */
@@ -116,8 +116,9 @@ export function scrollViewAt(replica, id) {
 }
 
 /**
- * How far ScrollView `id` is scrolled, from the frames: its content (its children) starts at its top-leading corner
- * moved by the offset. `{ x, y, maxX, maxY }`, or null without frames.
+ * How far ScrollView `id` is scrolled and can be: the offset the daemon last reported (`replica.scroll`), else the one
+ * the frames show (its content, its children, starts at its top-leading corner moved back by the offset); the most
+ * is the content's size less the view's. `{ x, y, maxX, maxY }`, or null without frames.
  */
 export function scrollRange(replica, id) {
     const node = replica.node(id);
@@ -125,9 +126,10 @@ export function scrollRange(replica, id) {
     const view = rectOf(node.frame);
     const content = union(node.children.map((c) => replica.node(c)?.frame).filter(Boolean).map(rectOf));
     if (!content) return { x: 0, y: 0, maxX: 0, maxY: 0 };
+    const reported = replica.scroll?.get(id);
     return {
-        x: Math.max(0, view.x - content.x),
-        y: Math.max(0, view.y - content.y),
+        x: reported ? reported[0] : Math.max(0, view.x - content.x),
+        y: reported ? reported[1] : Math.max(0, view.y - content.y),
         maxX: Math.max(0, content.w - view.w),
         maxY: Math.max(0, content.h - view.h),
     };
