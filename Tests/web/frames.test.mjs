@@ -1,10 +1,13 @@
 // The replica's frames against canopyd's: the example programs laid out by the daemon, a scroll, a resize to a device
-// and taps applied diff by diff, then compared with a fresh snapshot taken after them (Tests/web/fixtures/).
+// and taps applied diff by diff, then compared with a fresh snapshot taken after them (Tests/web/fixtures/). And what
+// the Layout tab and the Why tab make of the real frames and traces.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replica } from '../../web/js/canopy-client.mjs';
 import { layoutBoxes, scrollRange } from '../../web/js/layoutdraw.mjs';
+import { LayoutState } from '../../web/js/layout.mjs';
+import { transactionSteps } from '../../web/js/transaction.mjs';
 import { fixture } from './fixtures.mjs';
 
 const SCROLL_VIEW = 'CollapsingHeader/0:VStack/1:ScrollView';
@@ -61,6 +64,35 @@ test('a scroll moves the rows\' modifier boxes with them; a header that changed 
     assert.equal(replica.node(HEADER).frame[3], 80);
     assert.equal(replica.node(HEADER).modifierFrames, null);
     assert.deepEqual(scrollRange(replica, SCROLL_VIEW), { x: 0, y: 120, maxX: 0, maxY: 881 });
+});
+
+test('the Why tab names a modifier\'s layout box by its kind, and highlights the node it belongs to', () => {
+    const { snapshot, diffs } = fixture('collapsing-header');
+    const replica = new Replica(snapshot);
+    replica.apply(diffs[0]);
+    const steps = transactionSteps({ diff: diffs[0], events: diffs[0].trace.events, version: 1, replica });
+    const frame = steps.find((s) => s.kind === 'layout' && s.node === `${HEADER}#0`);
+    assert.equal(frame.host, HEADER);
+    assert.match(frame.text, /^0:ZStack \.frame #0 proposed 393 × /);
+    const geometry = steps.find((s) => s.kind === 'geometry');
+    assert.equal(geometry.node, `${SCROLL_VIEW}/0:VStack/0:GeometryReader`);
+    assert.equal(steps.filter((s) => s.kind === 'layout').length, diffs[0].trace.events.filter((e) => e.e === 'layout').length);
+});
+
+test('the hover\'s proposals: the outer box first (what the parent proposed), every probe of one version', () => {
+    const { snapshot, diffs } = fixture('collapsing-header');
+    const replica = new Replica(snapshot);
+    const layout = new LayoutState({ schedule: () => {}, send: () => Promise.resolve() });
+    replica.apply(diffs[0]);
+    layout.noteTrace(1, diffs[0].trace.events);
+    const header = layout.proposalsOf(replica.node(HEADER));
+    const probes = diffs[0].trace.events.filter((e) => e.e === 'layout' && e.node === `${HEADER}#0`);
+    assert.ok(probes.length > 1); // the VStack asks the header's frame more than once
+    assert.deepEqual(header[0], { modifier: 0, version: 1, steps: probes.map((e) => ({ proposal: e.proposal, size: e.size })) });
+    assert.equal(header.at(-1).modifier, null);
+    replica.apply(diffs[1]);
+    layout.noteTrace(2, diffs[1].trace.events);
+    assert.equal(layout.proposalsOf(replica.node(HEADER))[0].version, 2);
 });
 
 test('an attachment re-sent by setModifiers keeps the frames the diff does not repeat (they did not change)', () => {

@@ -118,12 +118,19 @@ test('picking a device sends its name; rotating and dragging the edge send width
     ]);
 });
 
-test('the last layout step of each node is remembered from the traces, for the hover', () => {
+test('the layout steps of each box are remembered from the traces, the latest version\'s, for the hover', () => {
     const layout = new LayoutState({ schedule: () => {}, send: () => Promise.resolve() });
     layout.noteTrace(3, [{ e: 'layout', node: 'header', proposal: [361, null], size: [120, 20.333] }, { e: 'body', node: 'Feed' }]);
-    layout.noteTrace(4, [{ e: 'layout', node: 'header', proposal: [300, null], size: [120, 40.667] }]);
-    assert.deepEqual(layout.layoutOf('header'), { version: 4, proposal: [300, null], size: [120, 40.667] });
+    layout.noteTrace(4, [
+        { e: 'layout', node: 'header', proposal: [300, null], size: [120, 40.667] },
+        { e: 'layout', node: 'header#0', proposal: [393, 0], size: [393, 52.333] },
+        { e: 'layout', node: 'header#0', proposal: [393, null], size: [393, 72.667] },
+    ]);
+    assert.deepEqual(layout.layoutOf('header'), { version: 4, steps: [{ proposal: [300, null], size: [120, 40.667] }] });
+    assert.equal(layout.layoutOf('header#0').steps.length, 2);
     assert.equal(layout.layoutOf('Feed'), null);
+    const header = new Replica(laidOutSnapshot()).node('header');
+    assert.deepEqual(layout.proposalsOf(header).map((p) => [p.modifier, p.steps.length]), [[0, 2], [null, 1]]);
     layout.openTree();
     assert.equal(layout.layoutOf('header'), null);
 });

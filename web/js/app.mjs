@@ -290,7 +290,8 @@ function setStep(step) {
 function setWhyStep(step) {
     const why = whyData();
     if (!why || selection.setWhyStep(step, why.steps.length) === null) return;
-    revealNode(why.steps[selection.whyStep].node);
+    const shown = why.steps[selection.whyStep];
+    revealNode(shown.host ?? shown.node);
     render();
 }
 
@@ -396,7 +397,8 @@ function whyData() {
 function currentWhyNode() {
     const why = whyData();
     if (!why) return null;
-    return why.steps[Math.min(selection.whyStep, why.steps.length - 1)]?.node ?? null;
+    const step = why.steps[Math.min(selection.whyStep, why.steps.length - 1)];
+    return step?.host ?? step?.node ?? null;
 }
 
 // MARK: Rendering

@@ -1,7 +1,7 @@
-// The Layout pane's state: the devices its picker offers, the last layout step seen for each node (the hover shows
-// the proposal), the node hovered, a resize being dragged, and the `resize` and `scroll` events it sends (LAYOUT.md
-// §2) — at most one per animation frame and one in flight per target, always the latest value, so a drag or a wheel
-// never queues up stale offsets. No DOM: the frame scheduler and the sender are passed in.
+// The Layout pane's state: the devices its picker offers, the layout steps last seen for each box of a node (the
+// hover shows what it was proposed), the node hovered, a resize being dragged, and the `resize` and `scroll` events
+// it sends (LAYOUT.md §2) — at most one per animation frame and one in flight per target, always the latest value, so
+// a drag or a wheel never queues up stale offsets. No DOM: the frame scheduler and the sender are passed in.
 
 import { remember } from './bounded.mjs';
 import { clampScroll, scrollRange } from './layoutdraw.mjs';
@@ -24,8 +24,11 @@ export const DEVICES = [
 export const MIN_SIDE = 20;
 export const MAX_SIDE = 100000;
 
-/** Nodes whose last layout step is remembered; the one laid out longest ago goes first. */
+/** Layout boxes whose last layout steps are remembered; the one laid out longest ago goes first. */
 export const LAYOUT_STEPS_KEPT = 20000;
+
+/** Layout steps kept per box and version: a stack may propose a child several sizes before it places it. */
+export const STEPS_PER_BOX = 8;
 
 /**
  * The device preset `canvas` came from (the daemon names it), or null: a canvas sized by width and height is a bare
@@ -106,23 +109,46 @@ export class LayoutState {
     }
 
     openTree() {
-        this.lastLayout = new Map(); // node → { version, proposal, size } of its last `layout` trace step
+        this.lastLayout = new Map(); // box (`node` or `node#modifier`) → { version, steps: [{ proposal, size }] }
         this.hovered = null;
         this.drag = null; // { scale, width, height } while the resize edge is dragged
         this.resizes = new LatestSender({ schedule: this.schedule, send: (_, value) => this.send(null, 'resize', value) });
         this.scrolls = new LatestSender({ schedule: this.schedule, send: (node, value) => this.send(node, 'scroll', value) });
     }
 
-    /** Remembers the `layout` steps of version `version`'s trace. */
+    /**
+     * Remembers the `layout` steps of version `version`'s trace, by the box they name: a node's own content (`id`) or
+     * one of its layout modifiers (`id#index`, the modifier's position). The steps of one version stay together.
+     */
     noteTrace(version, events) {
         for (const e of events) {
-            if (e.e === 'layout') remember(this.lastLayout, e.node, { version, proposal: e.proposal, size: e.size }, LAYOUT_STEPS_KEPT);
+            if (e.e !== 'layout') continue;
+            const seen = this.lastLayout.get(e.node);
+            const steps = seen?.version === version ? seen.steps : [];
+            if (steps.length < STEPS_PER_BOX) steps.push({ proposal: e.proposal, size: e.size });
+            remember(this.lastLayout, e.node, { version, steps }, LAYOUT_STEPS_KEPT);
         }
     }
 
-    /** The last layout step seen for `node`, or null. */
-    layoutOf(node) {
-        return this.lastLayout.get(node) ?? null;
+    /** The layout steps last seen for box `box` (`id` or `id#index`): `{ version, steps }`, or null. */
+    layoutOf(box) {
+        return this.lastLayout.get(box) ?? null;
+    }
+
+    /**
+     * What node `node` was last proposed, from the outside in: one entry per layout modifier (highest index first,
+     * the one its parent proposed to) and then its content, each `{ modifier, version, steps }` (modifier null for the
+     * content), leaving out boxes no trace this page saw laid out.
+     */
+    proposalsOf(node) {
+        const out = [];
+        for (let i = node.modifiers.length - 1; i >= 0; i--) {
+            const seen = this.lastLayout.get(`${node.id}#${i}`);
+            if (seen) out.push({ modifier: i, ...seen });
+        }
+        const own = this.lastLayout.get(node.id);
+        if (own) out.push({ modifier: null, ...own });
+        return out;
     }
 
     hover(id) {

@@ -1,7 +1,7 @@
 // The geometry the Layout pane draws, from a replica's frames and canvas (LAYOUT.md §2): the scale that fits the
 // canvas in the pane, every node's box in paint order with its depth, which boxes are only approximate (Text is
-// measured by a text model, not by Apple's fonts), what each ScrollView clips and how far it scrolls, and which node
-// is under a point. Pure: no DOM. Coordinates are the canvas's points, origin top-left.
+// measured by a text model, not by Apple's fonts), what each ScrollView clips and how far it scrolls, which node
+// is under a point, and which box a `layout` trace step names. Pure: no DOM. Coordinates are the canvas's points, origin top-left.
 
 /** Node types whose frames depend on the text model: drawn dashed and labelled approximate. */
 export const APPROXIMATE_TYPES = new Set(['Text']);
@@ -135,6 +135,17 @@ export function scrollRange(replica, id) {
     };
 }
 
+/**
+ * The node and layout box a `layout` trace step names: `id` is the node's own content, `id#index` the box of its
+ * modifier at `index`. `{ node, modifier }` (modifier null for the content); the name as a node when the replica
+ * knows neither.
+ */
+export function layoutStepBox(replica, name) {
+    if (!replica || replica.node(name)) return { node: name, modifier: null };
+    const m = /^(.*)#(\d+)$/.exec(name);
+    return m && replica.node(m[1]) ? { node: m[1], modifier: Number(m[2]) } : { node: name, modifier: null };
+}
+
 /** An offset within `range`, rounded to the canvas's pixel grid (1/scale). */
 export function clampScroll(range, x, y, scale = 1) {
     const grid = (v) => Math.round(v * scale) / scale;
@@ -155,3 +166,4 @@ export function frameText(frame) {
 export function sizeText(size) {
     return Array.isArray(size) ? `${points(size[0])} × ${points(size[1])}` : '?';
 }
+

@@ -1,13 +1,17 @@
 // The Layout tab: the laid-out canvas of a program tree (LAYOUT.md §2, §5), scaled to fit. Every node's frame is
 // outlined (Text dashed and marked approximate), the live view is drawn at its frames, hovering shows a node's type,
-// frame and last proposal, clicking selects it. The device picker, the rotate button and the bottom-right edge send
-// `resize`; the wheel or a drag over a ScrollView sends `scroll`. Elements are patched in place, like the live view.
+// frame and proposals, clicking selects it. The device picker sends `resize` by device name, the rotate button and
+// the bottom-right edge by width and height; the wheel or a drag over a ScrollView sends `scroll`. Elements are
+// patched in place, like the live view.
 
 import { h, fill } from './dom.mjs';
 import { Preview } from './preview.mjs';
 import { DEVICES, deviceOf } from './layout.mjs';
 import { fitScale, frameText, hitTest, isVisible, layoutBoxes, points, safeAreaRect, scrollViewAt, sizeText } from './layoutdraw.mjs';
 import { leaf } from './transaction.mjs';
+
+/** Modifiers that have a box of their own (`modifierFrames`), for saying when those boxes are not known. */
+const LAYOUT_MODIFIERS = new Set(['frame', 'padding', 'fixedSize', 'offset', 'position', 'aspectRatio', 'background', 'overlay']);
 
 /** A press that moves less than this (CSS pixels) is a click, not a drag. */
 const DRAG_THRESHOLD = 4;
@@ -161,17 +165,26 @@ export class LayoutPane {
             this.card.hidden = true;
             return;
         }
-        const step = this.layout.layoutOf(id);
+        const proposals = this.layout.proposalsOf(node);
+        const box = (modifier) => (modifier === null ? node.type : `.${node.modifiers[modifier]?.kind ?? '?'} #${modifier}`);
+        const steps = (p) => p.steps.map((s) => `${sizeText(s.proposal)} → ${sizeText(s.size)}`).join(', then ');
         fill(this.card,
             h('div', {}, h('strong', { class: 'type' }, node.type), ' ', h('span', { class: 'id' }, leaf(id))),
             h('div', { dataset: { field: 'frame' } }, `frame ${frameText(node.frame)}`),
             this.#boxes.find((b) => b.id === id)?.approximate
                 ? h('div', { class: 'layout-approx-note' }, `approximate: Text measured by ${replica.textModel ?? 'the text model'}`) : null,
-            h('div', { dataset: { field: 'proposal' } }, step
-                ? `proposed ${sizeText(step.proposal)} → ${sizeText(step.size)} (v${step.version})`
-                : 'proposal: not in a trace this page saw'),
-            (node.modifierFrames || []).map((m) => h('div', { class: 'note' },
-                `.${node.modifiers[m.modifier]?.kind ?? '?'} #${m.modifier}: ${frameText(m.frame)}`)));
+            // The box its parent proposed to first (with the version), then each box inside it.
+            proposals.length
+                ? proposals.map((p, i) => (i === 0
+                    ? h('div', { dataset: { field: 'proposal' } }, `proposed ${steps(p)} (${box(p.modifier)}, v${p.version})`)
+                    : h('div', { class: 'note' }, `${box(p.modifier)} proposed ${steps(p)}`)))
+                : h('div', { dataset: { field: 'proposal' } },
+                    'proposal: not in a trace this page saw (a resize lays everything out again)'),
+            node.modifierFrames
+                ? node.modifierFrames.map((m) => h('div', { class: 'note' }, `${box(m.modifier)}: ${frameText(m.frame)}`))
+                : node.modifiers.some((m) => LAYOUT_MODIFIERS.has(m.kind))
+                    ? h('div', { class: 'note' }, 'its modifiers\' own boxes changed since the snapshot: diffs do not carry them')
+                    : null);
         this.card.hidden = false;
         this.#placeCard();
     }

@@ -4,7 +4,7 @@
 // out again and the geometry closures that a changed frame ran again (LAYOUT.md §2). No DOM.
 
 import { reduceLines } from './swiftsource.mjs';
-import { sizeText } from './layoutdraw.mjs';
+import { layoutStepBox, sizeText } from './layoutdraw.mjs';
 
 /** The kinds of step, in the words the timeline shows. */
 export const STEP_KINDS = {
@@ -102,9 +102,16 @@ export function transactionSteps({ diff, events, version, replica }) {
             case 'onChange':
                 steps.push({ kind: 'onChange', node: e.node, line: e.line ?? null, text: `onChange of ${leaf(e.node)}` });
                 break;
-            case 'layout':
-                steps.push({ kind: 'layout', node: e.node, line: null, text: `${leaf(e.node)} proposed ${sizeText(e.proposal)} → ${sizeText(e.size)}` });
+            case 'layout': {
+                // `id#index` is the box of the node's layout modifier at `index`; `host` is the node it belongs to.
+                const box = layoutStepBox(replica, e.node);
+                const kind = box.modifier === null ? '' : ` .${replica.node(box.node).modifiers[box.modifier]?.kind ?? '?'} #${box.modifier}`;
+                steps.push({
+                    kind: 'layout', node: e.node, host: box.node, line: null,
+                    text: `${leaf(box.node)}${kind} proposed ${sizeText(e.proposal)} → ${sizeText(e.size)}`,
+                });
                 break;
+            }
             case 'geometry':
                 steps.push({
                     kind: 'geometry', node: e.node, line: e.line ?? null,
