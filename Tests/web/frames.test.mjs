@@ -6,12 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replica } from '../../web/js/canopy-client.mjs';
 import { layoutBoxes, scrollRange } from '../../web/js/layoutdraw.mjs';
+import { contentInsets } from '../../web/js/contentbox.mjs';
 import { LayoutState } from '../../web/js/layout.mjs';
 import { transactionSteps } from '../../web/js/transaction.mjs';
 import { fixture } from './fixtures.mjs';
 
 const SCROLL_VIEW = 'CollapsingHeader/0:VStack/1:ScrollView';
 const HEADER = 'CollapsingHeader/0:VStack/0:ZStack';
+const TITLE = 'CollapsingHeader/0:VStack/0:ZStack/1:Text';
 
 /** Every node of a snapshot's tree, attached subtrees included. */
 function* walk(node) {
@@ -64,6 +66,19 @@ test('a scroll moves the rows\' modifier boxes with them; a header that changed 
     assert.equal(replica.node(HEADER).frame[3], 80);
     assert.equal(replica.node(HEADER).modifierFrames, null);
     assert.deepEqual(scrollRange(replica, SCROLL_VIEW), { x: 0, y: 120, maxX: 0, maxY: 881 });
+});
+
+test('a padded Text is drawn 16 points inside its frame, from its modifiers\' boxes or else from its padding', () => {
+    const replica = new Replica(fixture('collapsing-header').snapshot);
+    assert.deepEqual(contentInsets(replica.node(TITLE)), { top: 16, left: 16, bottom: 16, right: 16 });
+    const columns = new Replica(fixture('equal-width-columns').snapshot);
+    const ada = contentInsets(columns.node('EqualWidthColumns/0:VStack/0:ForEach/[Ada]:Text'));
+    assert.deepEqual(ada, { top: 0, left: 12, bottom: 0, right: 12 + 76.33333333333333 - 53.33333333333333 });
+    // Its modifiers' boxes unknown (a diff changed its text), the padding alone still says where the text starts.
+    assert.deepEqual(contentInsets({ ...replica.node(TITLE), modifierFrames: null }), { top: 16, right: 16, bottom: 16, left: 16 });
+    // Past a `frame` nothing is known: `[Ada]`'s padding is inside its frame(width:).
+    const adaUnknown = { ...columns.node('EqualWidthColumns/0:VStack/0:ForEach/[Ada]:Text'), modifierFrames: null };
+    assert.deepEqual(contentInsets(adaUnknown), { top: 0, right: 0, bottom: 0, left: 0 });
 });
 
 test('the Why tab names a modifier\'s layout box by its kind, and highlights the node it belongs to', () => {

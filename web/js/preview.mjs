@@ -1,9 +1,13 @@
 // The live rendering of a program tree: every node drawn plainly with an HTML control, kept in step with the
 // replica by patching elements in place (keyed by node id), so that a diff from another client never replaces the
 // field someone is typing in. Typing, tapping, toggling, sliding and stepping send PROGRAMS.md §6 events.
-// Positioned (the Layout pane), every element is placed at its node's frame instead of flowing.
+// Positioned (the Layout pane), every element is placed at its node's frame instead of flowing: its content at the
+// box inside its layout modifiers (a padded Text's text 16 points in), its backgrounds and overlays beside it, under
+// and over it, in the canvas's coordinates.
 
 import { h, fill } from './dom.mjs';
+import { contentInsets, textLines } from './contentbox.mjs';
+import { FILLED, paintOf } from './swiftcolors.mjs';
 
 const STACKS = { VStack: 'column', LazyVStack: 'column', HStack: 'row', LazyHStack: 'row', ZStack: 'stack' };
 const CONTAINERS = new Set(['Form', 'List', 'Section', 'Group', 'NavigationStack', 'NavigationView', 'ScrollView',
@@ -55,7 +59,7 @@ export class Preview {
         }
         const seen = new Set();
         const top = this.#node(replica, replica.rootId, seen, { disabled: false }, [0, 0]);
-        this.#place(this.root, [top]);
+        this.#place(this.root, top);
         for (const id of [...this.records.keys()]) if (!seen.has(id)) this.records.delete(id);
         this.highlight(this.highlighted);
     }
@@ -76,7 +80,11 @@ export class Preview {
         return this.records.get(id)?.el ?? null;
     }
 
-    /** Draws node `id`; `origin` is the canvas position of the box its element is placed in (positioned only). */
+    /**
+     * Draws node `id`; returns the elements to put where it goes. Flowing, that is its element, holding its attached
+     * subtrees and children. Positioned, its backgrounds, its element (holding its children) and its overlays, side
+     * by side in that paint order; `origin` is the canvas position of the box they are placed in.
+     */
     #node(replica, id, seen, inherited, origin) {
         const node = replica.node(id);
         seen.add(id);
@@ -87,13 +95,20 @@ export class Preview {
         }
         const look = this.#look(node, inherited);
         this.#update(record, node, look);
-        const inside = this.positioned ? place(record.el, node.frame, origin) : origin;
-        if (record.box) {
-            const inner = { disabled: look.disabled };
-            const kids = replica.under(node).map((c) => this.#node(replica, c, seen, inner, inside));
-            this.#place(record.box, kids);
+        const inner = { disabled: look.disabled };
+        const draw = (ids, at) => ids.flatMap((c) => this.#node(replica, c, seen, inner, at));
+        if (!this.positioned) {
+            if (record.box) this.#place(record.box, draw(replica.under(node), origin));
+            return [record.el];
         }
-        return record.el;
+        const inside = place(record.el, node, origin);
+        if (node.type === 'Text' && node.frame) {
+            const insets = contentInsets(node);
+            setData(record.el, 'lines', String(textLines(node.frame[3] - insets.top - insets.bottom, look.font)));
+        }
+        if (record.box) this.#place(record.box, draw(node.children, inside));
+        const attached = (kind) => node.modifiers.filter((m) => m.kind === kind && m.node).map((m) => m.node);
+        return [...draw(attached('background'), origin), record.el, ...draw(attached('overlay'), origin)];
     }
 
     /** Puts `els` in `box` in order, touching only what moved: a focused field stays where it is. */
@@ -218,7 +233,11 @@ export class Preview {
             case 'Circle':
             case 'Capsule':
             case 'RoundedRectangle':
-                return { type: node.type, el: h('span', { ...base, class: 'pv pv-shape', onclick: select }) };
+            case 'Ellipse': {
+                // A shape holds what is attached to it (the live view's rows: `Color.gray.overlay(Text(…))`).
+                const el = h('span', { ...base, class: 'pv pv-shape', onclick: select });
+                return { type: node.type, el, box: el };
+            }
             default:
                 break;
         }
@@ -241,6 +260,10 @@ export class Preview {
         setClass(el, 'pv-bold', look.bold);
         setData(el, 'font', look.font);
         setData(el, 'color', look.color);
+        const paint = paintOf(node);
+        if (FILLED.has(node.type) && el.style.backgroundColor !== paint.fill) el.style.backgroundColor = paint.fill;
+        const opacity = paint.opacity === 1 ? '' : String(paint.opacity);
+        if (el.style.opacity !== opacity) el.style.opacity = opacity;
         switch (node.type) {
             case 'Text':
                 setText(el, text(p.text));
@@ -316,11 +339,13 @@ export class Preview {
 }
 
 /**
- * Places `el` at `frame` relative to `origin`; returns the origin of what is inside it. A node without a frame gets
- * no box of its own (`display: contents`), so what is inside it is placed relative to the same origin.
+ * Places `node`'s element `el` at its frame relative to `origin`, its content inset to the box inside its layout
+ * modifiers (CSS padding); returns the origin of what is inside it. A node without a frame gets no box of its own
+ * (`display: contents`), so what is inside it is placed relative to the same origin.
  */
-function place(el, frame, origin) {
+function place(el, node, origin) {
     const style = el.style;
+    const frame = node.frame;
     if (!frame) {
         if (style.display !== 'contents') style.display = 'contents';
         return origin;
@@ -332,6 +357,12 @@ function place(el, frame, origin) {
     if (style.top !== top) style.top = top;
     if (style.width !== width) style.width = width;
     if (style.height !== height) style.height = height;
+    const i = contentInsets(node);
+    const padding = i.top || i.right || i.bottom || i.left ? `${px(i.top)} ${px(i.right)} ${px(i.bottom)} ${px(i.left)}` : '';
+    if (el.dataset.padding !== padding) {
+        el.style.padding = padding;
+        el.dataset.padding = padding;
+    }
     return [frame[0], frame[1]];
 }
 
