@@ -25,6 +25,7 @@ export class LayoutPane {
     #model = null;
     #press = null; // a pointer pressed on the canvas: { x, y, scrollView, scrolling, at }
     #pointer = null; // where the pointer last was over the stage (client coordinates), for the hover card
+    #dragged = false; // the last press scrolled: the click that ends it selects nothing
 
     /**
      * `layout` is the page's LayoutState; `onSelect(id)` selects a node; `send(node, event, value)` and
@@ -145,11 +146,14 @@ export class LayoutPane {
             placeBox(el, b);
             el.style.zIndex = String(b.depth);
             el.style.clipPath = b.clip ? clipInset(b) : '';
-            if (b.approximate && !el.firstChild) el.append(h('span', { class: 'layout-approx' }, '≈ approximate'));
+            if (b.approximate && !el.firstChild) el.append(h('span', { class: 'layout-approx', title: 'approximate: measured by the text model' }, '≈'));
             els.push(el);
             for (const m of b.modifiers) {
                 const box = h('div', { class: 'layout-modifier-box', dataset: { node: b.id, modifier: m.modifier, kind: m.kind } });
                 placeBox(box, m);
+                const clipped = { ...m, clip: b.clip };
+                if (!isVisible(clipped)) box.hidden = true;
+                else if (b.clip) box.style.clipPath = clipInset(clipped);
                 els.push(box);
             }
         }
@@ -235,10 +239,19 @@ export class LayoutPane {
             const scrollView = box && replica ? scrollViewAt(replica, box.id) : null;
             const at = { x: event.clientX, y: event.clientY };
             this.#press = { ...at, at, box, scrollView, scrolling: false };
+            this.#dragged = false;
         });
+        // A drag that scrolled ends in a click on what is under the pointer: it neither works a control nor selects.
+        stage.addEventListener('click', (event) => {
+            if (!this.#dragged) return;
+            this.#dragged = false;
+            event.stopPropagation();
+            event.preventDefault();
+        }, true);
         stage.addEventListener('pointerup', (event) => {
             const press = this.#press;
             this.#press = null;
+            this.#dragged = !!press?.scrolling;
             // A click on a control of the live view works the control; anywhere else it selects the node.
             if (!press || press.scrolling || !press.box || event.target.closest('input, button, select, textarea, label')) return;
             this.onSelect(press.box.id);
