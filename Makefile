@@ -42,6 +42,7 @@ test:
 	python3 Tests/e2e/program_cli_smoke.py .build/debug/canopyd .build/debug/canopy
 	python3 Tests/e2e/inspector_test.py .build/debug/canopyd artifacts/inspector
 	python3 Tests/e2e/program_inspector_test.py .build/debug/canopyd artifacts/program-inspector
+	python3 Tests/e2e/layout_inspector_test.py .build/debug/canopyd artifacts/layout-inspector
 	python3 Tests/e2e/cluster_test.py .build/debug/canopyd artifacts/cluster
 	python3 Tests/e2e/cluster_script_smoke.py .build/debug/canopyd .build/debug/canopy
 	swift test --disable-xctest
