@@ -42,3 +42,26 @@ public struct FrameTable: Sendable, Equatable {
     /// `"canvas"` and `"textModel"`, the members a snapshot adds at its top level.
     public var members: JSONObject { ["canvas": canvas.json, "textModel": .string(textModel)] }
 }
+
+/// A node whose frame or modifier boxes changed, as a diff's `frames` lists it:
+/// `{"node","frame":[x,y,w,h],"modifierFrames":[…]}` (`modifierFrames` only when it has some).
+public struct FrameChange: Sendable, Equatable {
+    public var node: String
+    public var frame: [Double]
+    public var modifierFrames: [FrameTable.ModifierFrame]
+
+    public init(node: String, frame: [Double], modifierFrames: [FrameTable.ModifierFrame] = []) {
+        self.node = node
+        self.frame = frame
+        self.modifierFrames = modifierFrames
+    }
+
+    public var json: JSON {
+        var o: JSONObject = ["node": .string(node), "frame": .array(frame.map { .double($0) })]
+        if !modifierFrames.isEmpty {
+            o["modifierFrames"] = .array(
+                modifierFrames.map { ["modifier": .int(Int64($0.modifier)), "frame": .array($0.frame.map { .double($0) })] })
+        }
+        return .object(o)
+    }
+}

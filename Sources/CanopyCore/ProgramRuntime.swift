@@ -193,7 +193,7 @@ public struct ProgramTransaction: Sendable {
     /// Inputs of bodies that ran and read the time or drew, and of views that went away (a diff's `bodyInputs`).
     public var bodyInputs: [RecordedInputs]
     /// Nodes whose frame changed, with their new frame (a diff's `frames`), in tree order.
-    public var frames: [(node: String, frame: [Double])]
+    public var frames: [FrameChange]
     /// The canvas a `resize` gave the tree (a diff's `canvas`).
     public var canvas: CanvasSpec?
     /// ScrollViews scrolled (`[x, y]`, clamped to their content) or gone (nil): a diff's `scroll`.
@@ -202,7 +202,7 @@ public struct ProgramTransaction: Sendable {
     public init(
         diff: Diff, state: [StateCell], objects: JSONObject = [:], warnings: [String],
         inputs: ProgramInputs = ProgramInputs(time: 0, seed: 0), bodyInputs: [RecordedInputs] = [],
-        frames: [(node: String, frame: [Double])] = [], canvas: CanvasSpec? = nil,
+        frames: [FrameChange] = [], canvas: CanvasSpec? = nil,
         scroll: [(node: String, offset: [Double]?)] = []
     ) {
         self.frames = frames

@@ -78,7 +78,7 @@ extension ProtocolMachine {
         if !t.objects.isEmpty { fields["objects"] = .object(t.objects) }
         if !t.warnings.isEmpty { fields["warnings"] = .array(t.warnings.map { .string($0) }) }
         if !t.frames.isEmpty {
-            fields["frames"] = .array(t.frames.map { ["node": .string($0.node), "frame": .array($0.frame.map { .double($0) })] })
+            fields["frames"] = .array(t.frames.map(\.json))
         }
         if let canvas = t.canvas { fields["canvas"] = canvas.json }
         if !t.scroll.isEmpty {

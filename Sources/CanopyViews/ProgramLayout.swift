@@ -12,8 +12,8 @@ final class ProgramLayout {
     /// The boxes of each rendered node: its outermost (its frame on the wire), its layout modifiers', the coordinate
     /// spaces and anchors it declares.
     private(set) var boxes: [String: NodeBoxes] = [:]
-    /// The nodes whose wire frame is a box, by box.
-    private var nodesByOuter: [String: [String]] = [:]
+    /// The nodes each box is the wire frame or a modifier box of.
+    private var nodesByBox: [String: [String]] = [:]
     /// The box a `.coordinateSpace(name:)` names, by the JSON of its name.
     private(set) var spaces: [String: String] = [:]
     /// The box an `anchorPreference` measures, by node and modifier index (`node#3`).
@@ -36,8 +36,9 @@ final class ProgramLayout {
     var canvasSpec: CanvasSpec
     /// Walks everything and keeps nothing on the instances: a layout from scratch, to check the incremental one.
     private var fresh = false
-    /// Frames of the last run, by node, as the wire shows them.
+    /// Frames of the last run, by node, as the wire shows them, and their modifier boxes.
     private(set) var frames: [String: [Double]] = [:]
+    private var modifierFramesByNode: [String: [FrameTable.ModifierFrame]] = [:]
     private(set) var changedNodes: Set<String> = []
     /// Scroll offsets of a restored spec, given to their ScrollViews as they are declared.
     private var restoringScroll: [String: LayoutPoint] = [:]
@@ -189,7 +190,7 @@ final class ProgramLayout {
         touched.insert(node)
         clearBoxes(node)
         boxes[node] = b
-        if let outer = b.outer { nodesByOuter[outer, default: []].append(node) }
+        for box in b.allBoxes { nodesByBox[box, default: []].append(node) }
         for (name, box) in b.spaces { spaces[name] = box }
         for (anchor, box) in b.anchors { anchorBoxes[anchor] = box }
     }
@@ -197,22 +198,22 @@ final class ProgramLayout {
     private func clearBoxes(_ node: String) {
         guard let old = boxes.removeValue(forKey: node) else { return }
         touched.insert(node)
-        if let outer = old.outer {
-            nodesByOuter[outer]?.removeAll { $0 == node }
-            if nodesByOuter[outer]?.isEmpty == true { nodesByOuter[outer] = nil }
+        for box in old.allBoxes {
+            nodesByBox[box]?.removeAll { $0 == node }
+            if nodesByBox[box]?.isEmpty == true { nodesByBox[box] = nil }
         }
         for (name, box) in old.spaces where spaces[name] == box { spaces[name] = nil }
         for (anchor, _) in old.anchors { anchorBoxes[anchor] = nil }
     }
 
     /// The frames a layout from scratch of the same rendered tree gives (what the incremental one must equal).
-    func framesFromScratch(_ root: RenderedNode, scroll: [String: [Double]]) throws(ScriptFault) -> [String: [Double]] {
+    func framesFromScratch(_ root: RenderedNode, scroll: [String: [Double]]) throws(ScriptFault) -> FrameTable {
         let other = ProgramLayout(canvas: canvasSpec)
         other.fresh = true
         other.restoreScroll(scroll)
         other.build(root, encode: encode)
         _ = try other.run(trace: nil)
-        return other.frames
+        return other.table()
     }
 
     // MARK: Running
@@ -240,16 +241,18 @@ final class ProgramLayout {
         return changed
     }
 
-    /// Recomputes the wire frames of the nodes whose box moved or whose boxes were declared again, and notes which
-    /// changed.
+    /// Recomputes the wire frames (and modifier boxes) of the nodes whose boxes moved or were declared again, and
+    /// notes which changed.
     private func refreshFrames(_ changed: [String]) {
         var nodes = touched
         touched = []
-        for key in changed { nodes.formUnion(nodesByOuter[key] ?? []) }
+        for key in changed { nodes.formUnion(nodesByBox[key] ?? []) }
         for node in nodes {
             let now = boxes[node]?.outer.flatMap { tree.frame(of: $0) }.map { [$0.x, $0.y, $0.width, $0.height] }
-            guard frames[node] != now else { continue }
+            let mods = modifierFrames(of: node)
+            guard frames[node] != now || modifierFramesByNode[node] ?? [] != mods else { continue }
             frames[node] = now
+            modifierFramesByNode[node] = mods.isEmpty ? nil : mods
             if now != nil { changedNodes.insert(node) } else { changedNodes.remove(node) }
         }
     }
@@ -260,20 +263,21 @@ final class ProgramLayout {
     }
 
     /// `"modifierFrames"` of a node: each layout modifier's own box.
-    func modifierFrames(of node: String) -> [(Int, [Double])] {
+    func modifierFrames(of node: String) -> [FrameTable.ModifierFrame] {
         (boxes[node]?.modifiers ?? []).compactMap { (i, key) in
-            tree.frame(of: key).map { (i, [$0.x, $0.y, $0.width, $0.height]) }
+            tree.frame(of: key).map { FrameTable.ModifierFrame(modifier: i, frame: [$0.x, $0.y, $0.width, $0.height]) }
         }
     }
 
     /// The frames as a snapshot shows them.
     func table() -> FrameTable {
-        var mods: [String: [FrameTable.ModifierFrame]] = [:]
-        for (node, b) in boxes where !b.modifiers.isEmpty {
-            let m = modifierFrames(of: node)
-            if !m.isEmpty { mods[node] = m.map { FrameTable.ModifierFrame(modifier: $0.0, frame: $0.1) } }
-        }
-        return FrameTable(frames: frames, modifierFrames: mods, canvas: canvasSpec, textModel: TextModel.version)
+        FrameTable(
+            frames: frames, modifierFrames: modifierFramesByNode, canvas: canvasSpec, textModel: TextModel.version)
+    }
+
+    /// A changed node's entry in a diff's `frames`.
+    func change(_ node: String) -> FrameChange? {
+        frames[node].map { FrameChange(node: node, frame: $0, modifierFrames: modifierFramesByNode[node] ?? []) }
     }
 
     // MARK: Geometry
@@ -333,6 +337,13 @@ struct NodeBoxes {
     var modifiers: [(Int, String)] = []
     var spaces: [(String, String)] = []
     var anchors: [(String, String)] = []
+
+    /// The boxes whose move moves one of its frames.
+    var allBoxes: [String] {
+        var out = modifiers.map(\.1)
+        if let outer, !out.contains(outer) { out.append(outer) }
+        return out
+    }
 }
 
 /// What one walk of an instance's output declared: layout keys and rendered nodes.

@@ -259,7 +259,7 @@ extension ProgramTree {
     {
         let changes = outcome.fired.isEmpty ? [] : tree.readers.filter { outcome.fired.contains($0.reader) }
         let trace: Trace? = log.tracing ? Trace(events: log.trace, summary: outcome.summary) : nil
-        let frames = layout.takeChangedNodes().sorted().compactMap { node in layout.frames[node].map { (node, $0) } }
+        let frames = layout.takeChangedNodes().sorted().compactMap { layout.change($0) }
         var scroll: [(node: String, offset: [Double]?)] = []
         for node in log.scrolled {
             let p = layout.tree.scrollOffset(of: node)

@@ -43,15 +43,19 @@ extension ViewRuntime {
     /// that incremental layout is exact, for tests.
     package static func layoutDifference(_ program: any ProgramInstance) -> String? {
         guard let tree = program as? ProgramTree, let root = tree.rootNode else { return "not a program tree" }
-        let scratch: [String: [Double]]
+        let scratch: FrameTable
         do { scratch = try tree.layout.framesFromScratch(root, scroll: tree.spec.scrollOffsets) } catch {
             return "layout from scratch failed: \(error)"
         }
-        let live = tree.layout.frames
-        for (node, frame) in scratch.sorted(by: { $0.key < $1.key }) where live[node] != frame {
-            return "\(node): \(live[node].map { "\($0)" } ?? "no frame") incrementally, \(frame) from scratch"
+        let live = tree.layout.table()
+        for (node, frame) in scratch.frames.sorted(by: { $0.key < $1.key }) where live.frames[node] != frame {
+            return "\(node): \(live.frames[node].map { "\($0)" } ?? "no frame") incrementally, \(frame) from scratch"
         }
-        for node in live.keys.sorted() where scratch[node] == nil { return "\(node): a frame only incrementally" }
+        for node in live.frames.keys.sorted() where scratch.frames[node] == nil { return "\(node): a frame only incrementally" }
+        for node in Set(scratch.modifierFrames.keys).union(live.modifierFrames.keys).sorted()
+        where scratch.modifierFrames[node] != live.modifierFrames[node] {
+            return "\(node): modifier boxes \(live.modifierFrames[node] ?? []) incrementally, \(scratch.modifierFrames[node] ?? []) from scratch"
+        }
         return nil
     }
 }
