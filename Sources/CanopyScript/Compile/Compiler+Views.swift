@@ -72,6 +72,9 @@ extension Compiler {
                 } else if Compiler.contentLabels.contains(label) {
                     let e = viewOperand(a.expr)
                     out.append(.prop(label, e))
+                } else if label == "spacing" || label == "minLength" {
+                    // CGFloat arguments of stacks and Spacer: `HStack(spacing: 10 / 4)` is 2.5 in Swift.
+                    out.append(.prop(label, expr(a.expr, expected: .optional(.double))))
                 } else {
                     out.append(.prop(label, expr(a.expr, expected: nil)))
                 }
@@ -244,11 +247,60 @@ extension Compiler {
                 if let c = a.expr.as(ClosureExprSyntax.self) {
                     // Closures of modifiers without a meaning here (`.sheet { … }` content) are built, not shown.
                     evaluated.append((label, closure(c, expected: nil, builder: true)))
+                } else if let t = layoutArgumentType(n, label, a.expr) {
+                    evaluated.append((label, expr(a.expr, expected: t)))
                 } else {
                     evaluated.append((label, viewOperand(a.expr)))
                 }
             }
             return ModifierExpr(at, base: receiver, .other(name: n, args: evaluated))
+        }
+    }
+
+    /// The type SwiftUI gives an argument of a layout modifier, so that its literals and implicit members mean
+    /// what they mean in Swift: `.frame(width: 100 / 3)` divides CGFloats (33.33, not 33), `.frame(maxWidth:
+    /// .greatestFiniteMagnitude)` is a number, `.offset(.zero)` is `CGSize.zero`, `.padding(.init(top: …))` is an
+    /// `EdgeInsets`. Nil where the argument is not a number or a geometry value (an alignment, an edge set).
+    func layoutArgumentType(_ modifier: String, _ label: String, _ e: ExprSyntax) -> TypeRef? {
+        func named(_ name: String) -> TypeRef? { program.type(named: name).map { .named($0.id) } }
+        let implicitInit = isImplicitInit(e)
+        switch (modifier, label) {
+        case ("frame", "alignment"): return nil
+        case ("frame", _): return .optional(.double)
+        case ("padding", "_0"):
+            if e.is(ArrayExprSyntax.self) { return nil }
+            if implicitInit { return named("EdgeInsets") }
+            if let m = e.as(MemberAccessExprSyntax.self), m.base == nil { return nil }
+            return .double
+        case ("padding", "_1"), ("offset", "x"), ("offset", "y"), ("position", "x"), ("position", "y"),
+            ("layoutPriority", "_0"):
+            return .double
+        case ("offset", "_0"): return named("CGSize")
+        case ("position", "_0"): return named("CGPoint")
+        case ("aspectRatio", "_0"): return implicitInit ? named("CGSize") : .optional(.double)
+        default: return nil
+        }
+    }
+
+    /// `.init(…)`: an initializer whose type the context gives.
+    func isImplicitInit(_ e: ExprSyntax) -> Bool {
+        guard let call = e.as(FunctionCallExprSyntax.self), let m = call.calledExpression.as(MemberAccessExprSyntax.self)
+        else { return false }
+        return m.base == nil && m.declName.baseName.text == "init"
+    }
+
+    /// Whether an expression starts with an implicit member: `.blue`, `.red.opacity(0.5)`, `.init(white: 0.9)`.
+    func startsWithImplicitMember(_ e: ExprSyntax) -> Bool {
+        var current = e
+        while true {
+            if let m = current.as(MemberAccessExprSyntax.self) {
+                guard let base = m.base else { return true }
+                current = base
+            } else if let c = current.as(FunctionCallExprSyntax.self) {
+                current = c.calledExpression
+            } else {
+                return false
+            }
         }
     }
 
