@@ -153,18 +153,36 @@ extension Compiler {
             return ModifierExpr(at, base: receiver, .onPreferenceChange(key: key, perform: perform))
         case "background", "overlay":
             var content: Expr?
+            var isClosure = false
+            var shape: Expr?
             var rest: [(String, Expr)] = []
             for a in args {
                 if a.label == nil || a.label == "content" {
-                    if let c = a.expr.as(ClosureExprSyntax.self) { content = builderClosure(c) } else {
+                    if let c = a.expr.as(ClosureExprSyntax.self) {
+                        content = builderClosure(c)
+                        isClosure = true
+                    } else if startsWithImplicitMember(a.expr) {
+                        // A shape style (`.background(.blue)`, `.background(.red.opacity(0.2))`) fills the view's
+                        // bounds as a colour does.
+                        content = expr(a.expr, expected: .opaque("Color"))
+                    } else {
                         content = viewOperand(a.expr)
                     }
+                } else if a.label == "in" {
+                    shape = viewOperand(a.expr)
                 } else {
                     rest.append((a.label!, expr(a.expr, expected: nil)))
                 }
             }
+            if let shape {
+                // `.background(.blue, in: Capsule())`, `.background(in: Capsule())`: the shape, filled with the
+                // style, is the layer.
+                let at = loc(node)
+                content = content.map { ModifierExpr(at, base: shape, .other(name: "fill", args: [("_0", $0)])) } ?? shape
+            }
             guard let content else { return bad(node, "\(n) needs a view") }
-            if isNeverAView(content.type) {
+            // A `@ViewBuilder` closure (`.overlay(alignment: .top) { … }`) makes its views when it runs.
+            if !isClosure, isNeverAView(content.type) {
                 return bad(node, "\(n) needs a view; a value of type '\(program.name(of: content.type))' is not one")
             }
             return ModifierExpr(at, base: receiver, .attached(kind: n, view: content, args: rest))
