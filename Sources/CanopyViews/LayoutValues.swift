@@ -61,6 +61,13 @@ enum LayoutValues {
         case "bottomLeading": return .bottomLeading
         case "bottom": return .bottom
         case "bottomTrailing": return .bottomTrailing
+        // iOS 16's text-baseline alignments.
+        case "leadingFirstTextBaseline": return Alignment(horizontal: .leading, vertical: .firstTextBaseline)
+        case "centerFirstTextBaseline": return Alignment(horizontal: .center, vertical: .firstTextBaseline)
+        case "trailingFirstTextBaseline": return Alignment(horizontal: .trailing, vertical: .firstTextBaseline)
+        case "leadingLastTextBaseline": return Alignment(horizontal: .leading, vertical: .lastTextBaseline)
+        case "centerLastTextBaseline": return Alignment(horizontal: .center, vertical: .lastTextBaseline)
+        case "trailingLastTextBaseline": return Alignment(horizontal: .trailing, vertical: .lastTextBaseline)
         default: return nil
         }
     }

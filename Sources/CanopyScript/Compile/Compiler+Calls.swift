@@ -561,6 +561,7 @@ extension Compiler {
                 let set = expr(args[1].expr, expected: nil)
                 return BindingInitExpr(at, get: get, set: set, constant: nil)
             }
+            if name == "Alignment" { return alignmentInit(args, node) }
             _ = plainArguments(args)
             return LiteralExpr(at, .string(name), .opaque(name))
         case .library(let name):
@@ -689,12 +690,22 @@ extension Compiler {
             return staticCall(.program(program.types[id]), n, args, node, expected: expected)
         }
         if n == "some", args.count == 1 { return expr(args[0].expr, expected: expected?.unwrapped) }
+        if n == "init", args.map(\.label) == ["horizontal", "vertical"] { return alignmentInit(args, node) }
         if n == "constant", args.count == 1 {
             return BindingInitExpr(loc(node), get: nil, set: nil, constant: expr(args[0].expr, expected: nil))
         }
         // SwiftUI's unchecked surface: `.system(size: 12)` is kept as its name.
         _ = plainArguments(args)
         return LiteralExpr(loc(node), .string(n), .opaque("member"))
+    }
+
+    /// `Alignment(horizontal: .leading, vertical: .top)`: the alignment's name (`"topLeading"`), as `.topLeading`
+    /// is kept, computed when it runs (the guides may be variables).
+    private func alignmentInit(_ args: [ArgSyntax], _ node: FunctionCallExprSyntax) -> Expr {
+        guard args.map(\.label) == ["horizontal", "vertical"], let f = Library.shared.functions["__alignment(_:_:)"] else {
+            return bad(node, "Alignment takes (horizontal:vertical:): Alignment(horizontal: .leading, vertical: .top)")
+        }
+        return CallNativeExpr(loc(node), f, plainArguments(args), .opaque("Alignment"))
     }
 
     /// `T.name(args)`: an enum case with associated values, a static method, `T.init`.

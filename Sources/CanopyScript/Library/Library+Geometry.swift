@@ -5,6 +5,22 @@ import CanopyCore
 /// that asked runs again when the answer changes. Without a layout (a script run alone) every answer is zero.
 extension Library {
     func registerGeometry() {
+        // `Alignment(horizontal:vertical:)` as the name of the static member it equals (`.topLeading`, `.center`,
+        // iOS 16's `.leadingFirstTextBaseline`), which is how the layout reads alignments.
+        function("__alignment(_:_:)") { m, args throws(ScriptFault) in
+            let h = try m.string(args[0])
+            let v = try m.string(args[1])
+            guard ["leading", "center", "trailing"].contains(h) else {
+                throw m.fault("'\(h)' is not a horizontal alignment Canopy knows (leading, center, trailing)")
+            }
+            switch v {
+            case "center": return .string(h)
+            case "top", "bottom": return .string(h == "center" ? v : v + h.prefix(1).uppercased() + h.dropFirst())
+            case "firstTextBaseline", "lastTextBaseline": return .string(h + v.prefix(1).uppercased() + v.dropFirst())
+            default:
+                throw m.fault("'\(v)' is not a vertical alignment Canopy knows (top, center, bottom, firstTextBaseline, lastTextBaseline)")
+            }
+        }
         function("__geometryFrame(_:_:)") { m, args throws(ScriptFault) in
             let node = try m.string(args[0])
             let r = m.geometry?.geometryFrame(of: node, in: try m.coordinateSpace(args[1])) ?? GeometryRect()
