@@ -4,7 +4,8 @@ extension Compiler {
     /// SwiftUI's views: `Name(args)` makes a node of that type (PROGRAMS.md §3).
     static let viewNames: Set<String> = [
         "Text", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "Button", "TextField", "SecureField", "Toggle",
-        "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Color", "Spacer",
+        "Slider", "Stepper", "Label", "Image", "Rectangle", "RoundedRectangle", "Circle", "Capsule", "Ellipse", "Color",
+        "Spacer",
         "Form", "Section", "List", "NavigationStack", "NavigationView", "ForEach", "Group", "EmptyView", "Divider",
         "ScrollView", "Picker", "ProgressView", "Link", "Menu", "DisclosureGroup", "TabView", "Grid", "GridRow",
         "GeometryReader",
@@ -55,7 +56,7 @@ extension Compiler {
 
     /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
     static let opaqueTypes: Set<String> = Set([
-        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge",
+        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "ContentMode",
         "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
         "LocalizedStringKey", "URL", "Data", "AnyView", "EmptyView",
         "Binding", "State", "Environment", "Published", "PreviewTrait",
