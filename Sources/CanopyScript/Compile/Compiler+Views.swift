@@ -48,6 +48,9 @@ extension Compiler {
     func viewInit(_ name: String, _ args: [ArgSyntax], _ node: some SyntaxProtocol) -> Expr {
         let at = loc(node)
         if name == "GeometryReader" { return geometryReader(args, node) }
+        if name == "Grid" || name == "GridRow" {
+            return bad(node, "'\(name)' is not part of Canopy's Swift subset yet: its columns are not laid out; use a VStack of HStacks with fixed or flexible frames")
+        }
         if name == "ViewThatFits" {
             return bad(node, "'ViewThatFits' is not part of Canopy's Swift subset yet: it would show every candidate; pick one with a GeometryReader")
         }
@@ -239,6 +242,10 @@ extension Compiler {
             }
             let value = args[0].label == "name" ? expr(args[0].expr, expected: nil) : expr(args[0].expr, expected: .named(space.id))
             return ModifierExpr(at, base: receiver, .other(name: "coordinateSpace", args: [(args[0].label ?? "_0", value)]))
+        case "alignmentGuide":
+            return bad(node, "'alignmentGuide' is not part of Canopy's Swift subset yet: its closure does not run in layout, so the views would not line up as in SwiftUI; use frame(alignment:), padding or offset")
+        case "safeAreaInset", "safeAreaPadding":
+            return bad(node, "'\(n)' is not part of Canopy's Swift subset yet: the safe area is not laid out; use padding, or a VStack with the bar after the content")
         case "onGeometryChange":
             // `.onGeometryChange(for: T.self, of: { proxy in … }) { new in … }` (or `{ old, new in … }`).
             // `of:` is labelled or the first trailing closure; `action:` labelled (also as a trailing closure) or
