@@ -103,11 +103,24 @@ extension ProgramTree {
             return node
         }
         var children: [RenderedNode] = []
+        // An element of a ForEach may make several views (`Text(item.name); Divider()`): they are told apart by
+        // their place in the element, `[id]-0`, `[id]-1`; an element's only view is `[id]`.
+        var perElement: [String: Int] = [:]
+        if v.kind == .forEach { for k in v.childKeys { perElement[k, default: 0] += 1 } }
+        var placeInElement: [String: Int] = [:]
         for (i, c) in v.children.enumerated() {
             let position: String
             switch v.kind {
             case .conditional: position = "\(v.branch)-\(i)"
-            case .forEach: position = "[\(i < v.childKeys.count ? v.childKeys[i] : String(i))]"
+            case .forEach:
+                let key = i < v.childKeys.count ? v.childKeys[i] : String(i)
+                if perElement[key, default: 1] > 1 {
+                    let j = placeInElement[key, default: 0]
+                    placeInElement[key] = j + 1
+                    position = "[\(key)]-\(j)"
+                } else {
+                    position = "[\(key)]"
+                }
             default: position = "\(i)"
             }
             children.append(try render(c, id: childID(id, c, position: position), environment: env, local: localEnv, owner: owner, reuse: reuse))
