@@ -56,7 +56,7 @@ extension Compiler {
 
     /// SwiftUI and UIKit types the subset keeps as data (PROGRAMS.md §2, "Unchecked SwiftUI surface").
     static let opaqueTypes: Set<String> = Set([
-        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "ContentMode",
+        "Color", "Font", "Image", "Text", "Alignment", "HorizontalAlignment", "VerticalAlignment", "Edge", "ContentMode", "Axis",
         "UIApplication", "Notification", "NotificationCenter", "UIColor", "ShapeStyle", "Animation", "Namespace",
         "LocalizedStringKey", "URL", "Data", "AnyView", "EmptyView",
         "Binding", "State", "Environment", "Published", "PreviewTrait",
