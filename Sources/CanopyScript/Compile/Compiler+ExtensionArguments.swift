@@ -20,7 +20,12 @@ extension Compiler {
     /// chain `.number.precision(.fractionLength(2))` starts in the type its context expects. Nil for any other
     /// receiver, or when the context expects no program type.
     func implicitChainExpectation(_ base: ExprSyntax, _ expected: TypeRef?) -> TypeRef? {
-        guard case .named? = expected?.unwrapped else { return nil }
+        switch expected?.unwrapped {
+        case .named?: break
+        // `.blue.opacity(0.5)` where a Color is expected: `.blue` is `Color.blue`.
+        case .opaque(let name)? where Compiler.colorTypes.contains(name): break
+        default: return nil
+        }
         var e = base
         while true {
             if let c = e.as(FunctionCallExprSyntax.self) {
