@@ -1,0 +1,266 @@
+import CanopyCore
+import CanopyViews
+import Testing
+
+/// How a body is put together — Group, ForEach, if, view structs, EmptyView, GeometryReader, ScrollView and
+/// coordinate spaces — laid out as SwiftUI does; frames derived by hand on a 200 × 200 canvas.
+extension LayoutFidelityTests {
+    @Test func groupsForEachAndIfAreFlattenedIntoTheirStack() throws {
+        // Five views in the row: (200 − 4 × 8) / 5 = 33.6 each, at 0, 41.6, 83.2, 124.8, 166.4.
+        try Self.check("""
+            HStack {
+                Group {
+                    Color.red.measure("g0")
+                    Color.green.measure("g1")
+                }
+                ForEach(0..<2) { i in
+                    Color.blue.measure("f\\(i)")
+                }
+                if shown {
+                    Color.yellow.measure("shown")
+                } else {
+                    Color.black.measure("hidden")
+                }
+                if !shown {
+                    Color.black.measure("absent")
+                }
+            }
+            """, state: "let shown = true", [
+                "g0": [0, 0, 33.6, 200], "g1": [41.6, 0, 33.6, 200], "f0": [83.2, 0, 33.6, 200],
+                "f1": [124.8, 0, 33.6, 200], "shown": [166.4, 0, 33.6, 200],
+            ])
+    }
+
+    @Test func aForEachElementMayMakeSeveralViews() throws {
+        // Two elements of two views each, 10 high, spaced 8: 4 × 10 + 3 × 8 = 64, from y = 68.
+        try Self.check("""
+            VStack {
+                ForEach(["a", "b"], id: \\.self) { name in
+                    Color.red.frame(width: 50, height: 10).measure(name + "1")
+                    Color.blue.frame(width: 30, height: 10).measure(name + "2")
+                }
+            }
+            """, ["a1": [75, 68, 50, 10], "a2": [85, 86, 30, 10], "b1": [75, 104, 50, 10], "b2": [85, 122, 30, 10]])
+    }
+
+    @Test func aGroupsModifiersApplyToEachOfItsViews() throws {
+        // SwiftUI applies `Group { … }.padding(5)` to each view: two 20 × 20 boxes padded to 30 × 30, 8 apart:
+        // 68 wide from x = 66, at y = 85.
+        try Self.check("""
+            HStack {
+                Group {
+                    Color.red.frame(width: 20, height: 20).measure("a")
+                    Color.blue.frame(width: 20, height: 20).measure("b")
+                }
+                .padding(5)
+            }
+            .measure("row")
+            """, ["row": [66, 85, 68, 30], "a": [71, 90, 20, 20], "b": [109, 90, 20, 20]])
+    }
+
+    static let row = """
+        struct Row: View {
+            let name: String
+            var body: some View {
+                HStack {
+                    Color.red.frame(width: 20, height: 20).measure(name + "-icon")
+                    Color.blue.frame(height: 20)
+                }
+            }
+        }
+        """
+
+    @Test func aViewStructWhoseBodyIsAStackIsThatStack() throws {
+        // Rows of 200 × 20 (the blue colour takes the width the icon leaves), 4 apart: 2 × 20 + 4 = 44 from y = 78;
+        // the padded one is 190 wide from x = 10.
+        try Self.check("""
+            VStack(spacing: 4) {
+                Row(name: "first").measure("first")
+                Row(name: "second").padding(.leading, 10).measure("second")
+            }
+            """, declarations: Self.row, [
+                "first": [0, 78, 200, 20], "first-icon": [0, 78, 20, 20],
+                "second": [0, 102, 200, 20], "second-icon": [10, 102, 20, 20],
+            ])
+    }
+
+    static let tiles = """
+        struct Badge: View {
+            var body: some View {
+                Color.red.frame(width: 20, height: 20)
+            }
+        }
+
+        struct Tile: View {
+            let name: String
+            var body: some View {
+                Badge()
+                    .measure(name + "-badge")
+                    .padding(5)
+                    .background(Color.gray)
+                    .measure(name)
+            }
+        }
+
+        struct Nothing: View {
+            var body: some View { EmptyView() }
+        }
+        """
+
+    @Test func nestedViewStructsKeepTheirModifiers() throws {
+        // Tiles of 30 × 30; the third in a 50-wide frame, with Nothing (no view, no spacing) before it:
+        // 30 + 8 + 30 + 8 + 50 = 126 wide from x = 37, y = 85. The offset moves the second tile by 5.
+        try Self.check("""
+            HStack {
+                Tile(name: "a")
+                Tile(name: "b").offset(x: 5)
+                Nothing()
+                Tile(name: "c").frame(width: 50)
+            }
+            """, declarations: Self.tiles, [
+                "a": [37, 85, 30, 30], "a-badge": [42, 90, 20, 20], "b": [80, 85, 30, 30], "b-badge": [85, 90, 20, 20],
+                "c": [123, 85, 30, 30], "c-badge": [128, 90, 20, 20],
+            ])
+    }
+
+    @Test func emptyViewsAndEmptyBranchesTakeNoRoomAndNoSpacing() throws {
+        try Self.check("""
+            VStack {
+                Color.red.frame(width: 10, height: 10).measure("top")
+                EmptyView()
+                if false {
+                    Color.black
+                }
+                Nothing()
+                Color.blue.frame(width: 10, height: 10).measure("bottom")
+            }
+            """, declarations: Self.tiles, ["top": [95, 86, 10, 10], "bottom": [95, 104, 10, 10]])
+    }
+
+    @Test func proxySizeIsTheReadersSize() throws {
+        try Self.check("""
+            GeometryReader { proxy in
+                Color.red.preference(key: FramesKey.self, value: [
+                    "size": CGRect(origin: .zero, size: proxy.size),
+                    "local": proxy.frame(in: .local),
+                    "global": proxy.frame(in: .global),
+                ])
+            }
+            .frame(width: 120, height: 80)
+            """, ["size": [0, 0, 120, 80], "local": [0, 0, 120, 80], "global": [40, 60, 120, 80]])
+    }
+
+    @Test func nestedGeometryReadersSeeTheirOwnBoxes() throws {
+        // The outer reader is 160 × 160 at (20, 20); a quarter of its height (40) goes to the red bar, the inner
+        // reader takes the rest: 160 × 120 at (20, 60); half of that is 80 × 60.
+        try Self.check("""
+            GeometryReader { outer in
+                VStack(spacing: 0) {
+                    Color.red.frame(height: outer.size.height / 4)
+                    GeometryReader { inner in
+                        Color.blue.frame(width: inner.size.width / 2, height: inner.size.height / 2).measure("half")
+                    }
+                    .measure("inner")
+                }
+            }
+            .measure("outer")
+            .padding(20)
+            """, ["outer": [20, 20, 160, 160], "inner": [20, 60, 160, 120], "half": [20, 60, 80, 60]])
+    }
+
+    @Test func framesInANamedSpaceAreRelativeToIt() throws {
+        // The card is the padded row: 200 × 150 at (0, 50); its row starts 10 in, the blue after the 30-wide red.
+        let expected: [String: [Double]] = [
+            "inCard": [40, 10, 150, 130], "global": [40, 60, 150, 130], "undeclared": [40, 60, 150, 130],
+            "local": [0, 0, 150, 130],
+        ]
+        for declaration in [".coordinateSpace(name: \"card\")", ".coordinateSpace(.named(\"card\"))"] {
+            try Self.check("""
+                VStack(spacing: 0) {
+                    Color.gray.frame(height: 50)
+                    HStack(spacing: 0) {
+                        Color.red.frame(width: 30)
+                        Color.blue
+                            .measure("inCard", in: .named("card"))
+                            .measure("global")
+                            .measure("undeclared", in: .named("nowhere"))
+                            .measure("local", in: .local)
+                    }
+                    .padding(10)
+                    \(declaration)
+                }
+                """, expected)
+        }
+    }
+
+    @Test func aViewStructCanNameACoordinateSpace() throws {
+        // The Row names its own box: its icon is at (0, 0) in it, wherever the row is.
+        try Self.check("""
+            VStack(spacing: 0) {
+                Color.gray.frame(height: 30)
+                Panel().coordinateSpace(name: "panel")
+            }
+            .frame(height: 100)
+            """, declarations: """
+                struct Panel: View {
+                    var body: some View {
+                        HStack(spacing: 0) {
+                            Color.red.frame(width: 20, height: 20).measure("icon", in: .named("panel"))
+                            Color.blue.frame(height: 20).measure("bar", in: .named("panel"))
+                        }
+                    }
+                }
+                """, ["icon": [0, 0, 20, 20], "bar": [20, 0, 180, 20]])
+    }
+
+    @Test func aScrollViewOfSeveralViewsStacksThem() throws {
+        // SwiftUI wraps them in an implicit VStack (spacing 8); a narrow content makes a narrow scroll view,
+        // centred (docs/layout.md, ScrollView).
+        try Self.check("""
+            ScrollView {
+                Color.red.frame(height: 100).measure("a")
+                Color.blue.frame(height: 100).measure("b")
+            }
+            """, ["a": [0, 0, 200, 100], "b": [0, 108, 200, 100]])
+        try Self.check("ScrollView { Color.red.frame(width: 50, height: 50).measure(\"box\") }.measure(\"scroll\")",
+            ["scroll": [75, 0, 50, 200], "box": [75, 0, 50, 50]])
+    }
+
+    @Test func aHorizontalScrollViewScrollsItsRow() throws {
+        // The row is 5 × 60 + 4 × 10 = 340 × 40; the scroll view takes the proposed width and the row's height,
+        // centred: 200 × 40 at y = 80. Scrolling moves the row; at most 340 − 200 = 140.
+        for axes in [".horizontal", ".horizontal, showsIndicators: false", "Axis.Set.horizontal"] {
+            var p = try Self.start("""
+                ScrollView(\(axes)) {
+                    HStack(spacing: 10) {
+                        ForEach(0..<5) { i in
+                            Color.red.frame(width: 60, height: 40).measure("item\\(i)")
+                        }
+                    }
+                }
+                .measure("scroll")
+                .coordinateSpace(name: "scroll")
+                """)
+            Self.expect(p, ["scroll": [0, 80, 200, 40], "item0": [0, 80, 60, 40], "item4": [280, 80, 60, 40]])
+            try p.send("ContentView/0:ScrollView", "scroll", ["x": 100, "y": 50])
+            #expect(p.last.scroll.first?.offset == [100, 0])
+            Self.expect(p, ["scroll": [0, 80, 200, 40], "item2": [40, 80, 60, 40], "item4": [180, 80, 60, 40]])
+            try p.send("ContentView/0:ScrollView", "scroll", ["x": 1000])
+            #expect(p.last.scroll.first?.offset == [140, 0])
+            Self.expect(p, ["item4": [140, 80, 60, 40]])
+        }
+    }
+
+    @Test func aScrollViewOnBothAxesProposesNilBothWays() throws {
+        // The 300 × 300 content is its ideal size; the scroll view takes the canvas.
+        var p = try Self.start("""
+            ScrollView([.horizontal, .vertical]) {
+                Color.red.frame(width: 300, height: 300).measure("content")
+            }
+            .measure("scroll")
+            """)
+        Self.expect(p, ["scroll": [0, 0, 200, 200], "content": [0, 0, 300, 300]])
+        try p.send("ContentView/0:ScrollView", "scroll", ["x": 40, "y": 500])
+        Self.expect(p, ["content": [-40, -100, 300, 300]])
+    }
+}
