@@ -35,6 +35,10 @@ final class ViewInitExpr: Expr {
         }
         if name == "ForEach" {
             try forEach(v, contents, m)
+        } else if name == "AnyView" {
+            // `AnyView(view)`: the view it erases is its child, not a value to show.
+            for (_, p) in v.props { v.children += m.views(in: p) }
+            v.props = []
         } else {
             for c in contents {
                 let produced = try m.call(value: c, [], site: location)
