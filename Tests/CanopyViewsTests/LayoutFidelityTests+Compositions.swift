@@ -218,3 +218,89 @@ extension LayoutFidelityTests {
         Self.expect(p, ["stack": [40, 60, 120, 80], "shown": [40, 60, 120, 80], "corner": [40, 60, 10, 10]])
     }
 }
+
+/// Sharing out a stack and sizing layers, where the order of the rules matters; frames derived by hand.
+extension LayoutFidelityTests {
+    @Test func flexibleFramesAreSizedLeastFlexibleFirst() throws {
+        // 300 wide, no spacing: the 0…50 frame goes first (300 / 3 = 100 → 50), then the 0…100 one
+        // (250 / 2 = 125 → 100), then the colour (150).
+        try Self.check("""
+            HStack(spacing: 0) {
+                Color.red.measure("color")
+                Color.green.frame(maxWidth: 100).measure("hundred")
+                Color.blue.frame(maxWidth: 50).measure("fifty")
+            }
+            """, width: 300, height: 100,
+            ["color": [0, 0, 150, 100], "hundred": [150, 0, 100, 100], "fifty": [250, 0, 50, 100]])
+    }
+
+    @Test func aMinimumWidthIsKeptInsideAnEqualShare() throws {
+        // Both are infinitely flexible; the one with the larger minimum goes first: offered 100, it keeps its
+        // 150; the colour gets the 50 left.
+        try Self.check("""
+            HStack(spacing: 0) {
+                Color.red.measure("color")
+                Color.blue.frame(minWidth: 150).measure("wide")
+            }
+            """, ["color": [0, 0, 50, 200], "wide": [50, 0, 150, 200]])
+    }
+
+    @Test func anOverlayLargerThanItsPrimaryOverhangsCentred() throws {
+        try Self.check("""
+            Color.red.frame(width: 100, height: 100)
+                .overlay(Color.blue.frame(width: 150, height: 150).measure("overlay"))
+                .measure("primary")
+            """, ["primary": [50, 50, 100, 100], "overlay": [25, 25, 150, 150]])
+    }
+
+    @Test func aGeometryReaderInAStackSharesLikeAColour() throws {
+        try Self.check("""
+            HStack {
+                GeometryReader { proxy in
+                    Color.red.frame(width: proxy.size.width / 2).measure("half")
+                }
+                .measure("reader")
+                Color.blue.frame(width: 40)
+            }
+            """, ["reader": [0, 0, 152, 200], "half": [0, 0, 76, 200]])
+    }
+
+    @Test func anyViewIsTransparent() throws {
+        // AnyView(Spacer()) is still a Spacer (no spacing, yields), and its priority passes through.
+        try Self.check("""
+            HStack {
+                Color.red.frame(width: 20, height: 20).measure("left")
+                AnyView(Spacer())
+                AnyView(Color.blue.frame(width: 20, height: 20).measure("right"))
+            }
+            """, ["left": [0, 90, 20, 20], "right": [180, 90, 20, 20]])
+        try Self.check("""
+            VStack(spacing: 0) {
+                Color.red.measure("low")
+                AnyView(Color.blue.layoutPriority(1)).measure("high")
+            }
+            """, ["low": [0, 0, 200, 0], "high": [0, 0, 200, 200]])
+    }
+
+    @Test func aContainerViewPadsWhatItIsGiven() throws {
+        // Card adds 8 on each side: 66 × 66 around the 50 × 50 box, centred.
+        try Self.check("""
+            Card {
+                Color.red.frame(width: 50, height: 50).measure("inner")
+            }
+            .measure("card")
+            """, declarations: """
+                struct Card<Content: View>: View {
+                    let content: Content
+                    init(@ViewBuilder content: () -> Content) {
+                        self.content = content()
+                    }
+                    var body: some View {
+                        content
+                            .padding(8)
+                            .background(Color.gray)
+                    }
+                }
+                """, ["card": [67, 67, 66, 66], "inner": [75, 75, 50, 50]])
+    }
+}
