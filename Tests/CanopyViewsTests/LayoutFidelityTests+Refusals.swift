@@ -10,6 +10,10 @@ extension LayoutFidelityTests {
         ("Color.red.alignmentGuide(.leading) { d in d[.trailing] }", "'alignmentGuide'"),
         ("Color.red.safeAreaInset(edge: .bottom) { Color.blue }", "'safeAreaInset'"),
         ("Color.red.safeAreaPadding(10)", "'safeAreaPadding'"),
+        ("Color.red.containerRelativeFrame(.horizontal)", "'containerRelativeFrame'"),
+        ("ScrollView { Color.red }.contentMargins(10)", "'contentMargins'"),
+        ("ScrollView { Color.red }.defaultScrollAnchor(.bottom)", "'defaultScrollAnchor'"),
+        ("LazyVGrid(columns: []) { Color.red }", "'LazyVGrid'"),
         ("ViewThatFits { Color.red }", "'ViewThatFits'"),
         ("Color.red.frame(width: 10, height: 10, alignment: Alignment(.leading))", "Alignment takes (horizontal:vertical:)"),
     ])
