@@ -264,3 +264,36 @@ extension LayoutFidelityTests {
         Self.expect(p, ["content": [-40, -100, 300, 300]])
     }
 }
+
+/// Anchors: what `anchorPreference` records and a proxy resolves is the box's frame, exactly.
+extension LayoutFidelityTests {
+    @Test func anchorsResolveToTheBoxesTheyWereTakenFrom() throws {
+        // The column is 80 × 60 at (60, 70): the red box 50 × 20 centred in it, the blue 80 × 30 10 below.
+        // Resolved in the overlay's reader, which is the column's box. (Its content first runs with the key's
+        // default value, before the anchors are collected: hence `if let`.)
+        try Self.check("""
+            VStack(spacing: 10) {
+                Color.red.frame(width: 50, height: 20)
+                    .anchorPreference(key: BoundsKey.self, value: .bounds) { ["red": $0] }
+                Color.blue.frame(width: 80, height: 30)
+                    .anchorPreference(key: BoundsKey.self, value: .bounds) { ["blue": $0] }
+            }
+            .overlayPreferenceValue(BoundsKey.self) { anchors in
+                GeometryReader { proxy in
+                    if let red = anchors["red"], let blue = anchors["blue"] {
+                        Color.clear.preference(key: FramesKey.self, value: [
+                            "red": proxy[red], "blue": proxy[blue], "reader": proxy.frame(in: .global),
+                        ])
+                    }
+                }
+            }
+            """, declarations: """
+                struct BoundsKey: PreferenceKey {
+                    static var defaultValue: [String: Anchor<CGRect>] = [:]
+                    static func reduce(value: inout [String: Anchor<CGRect>], nextValue: () -> [String: Anchor<CGRect>]) {
+                        value.merge(nextValue()) { $1 }
+                    }
+                }
+                """, ["reader": [60, 70, 80, 60], "red": [15, 0, 50, 20], "blue": [0, 30, 80, 30]])
+    }
+}
