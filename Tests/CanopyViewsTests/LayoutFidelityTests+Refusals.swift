@@ -75,3 +75,39 @@ extension LayoutFidelityTests {
             """, ["box": [50, 70, 100, 60], "layer": [50, 70, 100, 60]])
     }
 }
+
+/// RobustnessTests through programs: invalid values the program hands the layout are neutralised, never a NaN or
+/// an infinite frame.
+extension LayoutFidelityTests {
+    @Test func invalidValuesAreNeutralised() throws {
+        // Infinite spacing is the default 8; infinite padding none; a NaN offset none on its axis; a NaN minimum
+        // length the default 8; a NaN priority 0. Fixed size: 20 + 8 + 20 + 8 + 20 = 76 high, centred at (90, 62).
+        let p = try Self.start("""
+            VStack(spacing: .infinity) {
+                Color.red.frame(width: 20, height: 20).padding(.infinity).measure("padded")
+                Color.blue.frame(width: 20, height: 20).measure("moved").offset(x: .nan, y: 3)
+                Spacer(minLength: .nan).measure("spacer")
+                Color.green.frame(width: 20, height: 20).layoutPriority(.nan).measure("last")
+            }
+            .fixedSize()
+            """)
+        Self.expect(
+            p,
+            [
+                "padded": [90, 62, 20, 20], "moved": [90, 93, 20, 20], "spacer": [100, 110, 0, 8],
+                "last": [90, 118, 20, 20],
+            ],
+            warnings: [
+                "Invalid padding (non-finite); 0 is used.", "Invalid offset (non-finite); 0 is used.",
+                "Invalid Spacer minLength (non-finite); the default is used.", "Invalid layout priority (NaN); 0 is used.",
+                "Invalid stack spacing (non-finite); the default is used.",
+            ])
+    }
+
+    @Test func invalidFrameDimensionsAreIgnoredWithSwiftUIsWarning() throws {
+        try Self.check("Color.red.frame(width: -5, height: .nan).measure(\"color\").frame(width: 30, height: 30)",
+            ["color": [85, 85, 30, 30]], warnings: ["Invalid frame dimension (negative or non-finite)."])
+        try Self.check("Color.red.frame(width: .infinity, height: 30).measure(\"color\")",
+            ["color": [0, 85, 200, 30]], warnings: ["Invalid frame dimension (negative or non-finite)."])
+    }
+}
