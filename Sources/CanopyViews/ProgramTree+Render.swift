@@ -103,24 +103,25 @@ extension ProgramTree {
             return node
         }
         var children: [RenderedNode] = []
-        // An element of a ForEach may make several views (`Text(item.name); Divider()`): they are told apart by
-        // their place in the element, `[id]-0`, `[id]-1`; an element's only view is `[id]`.
-        var perElement: [String: Int] = [:]
-        if v.kind == .forEach { for k in v.childKeys { perElement[k, default: 0] += 1 } }
-        var placeInElement: [String: Int] = [:]
+        // An element of a ForEach may make several views (`Text(item.name); Divider()`), which `[id]:Type` tells
+        // apart unless two are of one type (`Text(a); Text(b)`): those are told apart by their place in the
+        // element, `[id]-0:Text`, `[id]-1:Text`.
+        var sameType: [String: Int] = [:]
+        if v.kind == .forEach {
+            for (i, c) in v.children.enumerated() where i < v.childKeys.count {
+                sameType["\(v.childKeys[i]):\(c.type)", default: 0] += 1
+            }
+        }
+        var elementStart: [String: Int] = [:]
         for (i, c) in v.children.enumerated() {
             let position: String
             switch v.kind {
             case .conditional: position = "\(v.branch)-\(i)"
             case .forEach:
                 let key = i < v.childKeys.count ? v.childKeys[i] : String(i)
-                if perElement[key, default: 1] > 1 {
-                    let j = placeInElement[key, default: 0]
-                    placeInElement[key] = j + 1
-                    position = "[\(key)]-\(j)"
-                } else {
-                    position = "[\(key)]"
-                }
+                let start = elementStart[key] ?? i
+                elementStart[key] = start
+                position = sameType["\(key):\(c.type)", default: 1] > 1 ? "[\(key)]-\(i - start)" : "[\(key)]"
             default: position = "\(i)"
             }
             children.append(try render(c, id: childID(id, c, position: position), environment: env, local: localEnv, owner: owner, reuse: reuse))

@@ -41,6 +41,22 @@ extension LayoutFidelityTests {
                 }
             }
             """, ["a1": [75, 68, 50, 10], "a2": [85, 86, 30, 10], "b1": [75, 104, 50, 10], "b2": [85, 122, 30, 10]])
+        // Views of one type in an element are told apart by their place in it; a view of a type of its own keeps
+        // `[id]:Type`.
+        let p = try Self.start("""
+            VStack {
+                ForEach(["a"], id: \\.self) { name in
+                    Color.red
+                    Rectangle()
+                    Color.blue
+                }
+            }
+            """)
+        #expect(
+            p.kids("ContentView/0:VStack/0:ForEach") == [
+                "ContentView/0:VStack/0:ForEach/[a]-0:Color", "ContentView/0:VStack/0:ForEach/[a]:Rectangle",
+                "ContentView/0:VStack/0:ForEach/[a]-2:Color",
+            ])
     }
 
     @Test func aGroupsModifiersApplyToEachOfItsViews() throws {
