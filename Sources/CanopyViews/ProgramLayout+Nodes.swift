@@ -11,18 +11,19 @@ extension ProgramLayout {
         var env = inherited
         env.absorb(node.view.modifiers)
         var inner: [String]
-        switch node.view.kind {
-        case .group, .conditional, .forEach:
-            inner = node.children.flatMap { items($0, env) }
+        // `Group { … }` and `AnyView(v)` only gather other views: their views are their container's, as a
+        // builder's group is.
+        let gathers = node.view.kind == .library && (node.view.type == "Group" || node.view.type == "AnyView")
+        switch gathers ? .group : node.view.kind {
+        case .group, .conditional, .forEach, .custom:
+            inner = node.instance.map { walk($0, env) } ?? node.children.flatMap { items($0, env) }
             if node.view.modifiers.isEmpty || inner.isEmpty {
                 setBoxes(node.id, NodeBoxes(outer: inner.count == 1 ? inner[0] : nil))
                 return inner
             }
-        case .custom:
-            inner = node.instance.map { walk($0, env) } ?? []
-            if node.view.modifiers.isEmpty {
-                setBoxes(node.id, NodeBoxes(outer: inner.count == 1 ? inner[0] : nil))
-                return inner
+            if inner.count > 1, node.view.modifiers.allSatisfy(Self.appliesToEachView) {
+                setBoxes(node.id, NodeBoxes())
+                return inner.enumerated().map { j, item in eachView(node, item, j) }
             }
         case .library:
             let children = node.instance.map { walk($0, env) } ?? node.children.flatMap { items($0, env) }
@@ -81,15 +82,41 @@ extension ProgramLayout {
         return [key]
     }
 
-    /// The box of a background's or overlay's view: its own, or a ZStack of its views.
+    /// The secondary box of an overlay or background: its one view, or several in an implicit ZStack. That stack
+    /// is centred whatever the modifier's alignment, which places the stack as a whole (Apple's documentation of
+    /// `overlay(alignment:content:)`: "it applies to the implicit stack rather than to the individual views").
     private func secondary(_ node: RenderedNode, _ env: LayoutEnvironment, _ alignment: Alignment, _ wrapped: String)
         -> String
     {
         let views = items(node, env)
         if views.count == 1 { return views[0] }
         let content = wrapped + "$content"
-        set(content, .zstack(alignment), views)
+        set(content, .zstack(.center), views)
         return content
+    }
+
+    /// Whether SwiftUI's way with the modifiers of a Group, or of a view whose body is several views, can be
+    /// followed: each view gets its own copy of them (`Group { a; b }.padding()` pads a and b). An attached view
+    /// (a background, an overlay) or a named coordinate space is one node of the program tree and cannot be
+    /// copied; with one of those the views stand in an implicit VStack (docs/layout.md, Departures).
+    static func appliesToEachView(_ m: ViewModifier) -> Bool {
+        switch m {
+        case .attached, .preferenceValue, .anchorPreference, .geometryChange: return false
+        case .other(let name, _): return name != "coordinateSpace"
+        default: return true
+        }
+    }
+
+    /// The `j`th view of a group wrapped in its own copy of the group's layout modifiers.
+    private func eachView(_ node: RenderedNode, _ item: String, _ j: Int) -> String {
+        var key = item
+        for (i, m) in node.view.modifiers.enumerated() {
+            guard case .other(let name, let args) = m, let kind = LayoutValues.modifierKind(name, args) else { continue }
+            let wrapped = node.id + "#\(i)~\(j)"
+            set(wrapped, kind, [key])
+            key = wrapped
+        }
+        return key
     }
 
     /// The box of a SwiftUI view itself, with its content's boxes as children.
@@ -138,7 +165,12 @@ extension ProgramLayout {
         case "Slider": kind = .control(.slider)
         case "Stepper": kind = .control(.stepper)
         case "Picker": kind = .control(.picker)
-        case "ProgressView": kind = .control(.progressView)
+        case "ProgressView":
+            // `ProgressView(value:)` is a bar; `ProgressView()` without a value spins.
+            kind = .control(v.prop("value") == nil ? .activityIndicator : .progressView)
+        case "Image":
+            // A resizable Image takes any proposal, as a shape does; otherwise a symbol's size.
+            kind = v.modifiers.contains { $0.name == "resizable" } ? .shape : .control(.image)
         case "EmptyView": kind = .empty
         default:
             // Containers Canopy does not lay out on their own (NavigationStack, TabView, Group-like views) pass
