@@ -135,21 +135,27 @@ extension ProgramTree {
         inst.content = content
         inst.contentKind = "PreferenceValue"
         inst.argument = compiled.keysByName[keyName(key)]?.defaultScriptValue ?? .null
-        if let value = lastReaders[reader] {
-            inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(value) ?? inst.argument
-        }
         inst.localEnvironment = local
         inst.environment = environment
         owner?.children[id] = inst
         instances[id] = inst
-        try runBody(inst)
+        if let known = lastReaders[reader] {
+            // A hot reload or a view made again: the reader's value is known.
+            if let value = known { inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(value) ?? inst.argument }
+            try runBody(inst)
+        } else {
+            // Its closure first runs once the engine has reduced the key below it (SwiftUI's does not see a value
+            // that is not there yet: `anchors["tab"]!` must not fault on a first pass).
+            inst.awaitingValue = true
+            awaitingPreference[id] = inst
+        }
         return inst
     }
 
     /// Gives the content of every preference-value overlay whose reader's value changed its new value.
     func syncPreferenceValues(_ readers: [ReaderValue]) {
         for r in readers {
-            lastReaders[r.reader] = r.value ?? .null
+            lastReaders[r.reader] = .some(r.value)
             guard let node = nodes[r.node], let hash = r.reader.lastIndex(of: "#"),
                 let index = Int(r.reader[r.reader.index(after: hash)...])
             else { continue }
@@ -161,8 +167,10 @@ extension ProgramTree {
             guard let inst = instances[id] else { continue }
             let scriptKey = compiled.keysByName[keyName(key)]
             let value = r.value.map { scriptKey?.decodeValue($0) ?? .null } ?? scriptKey?.defaultScriptValue ?? .null
-            if !value.sameInput(as: inst.argument) {
+            if inst.awaitingValue || !value.sameInput(as: inst.argument) {
                 inst.argument = value
+                inst.awaitingValue = false
+                awaitingPreference[id] = nil
                 markDirty(inst, because: "preference")
             }
         }

@@ -287,6 +287,7 @@ extension ProgramTree {
         for box in inst.reads { box.readers.remove(inst.id) }
         if instances[inst.id] === inst { instances[inst.id] = nil }
         if geometryReaders[inst.id] === inst { geometryReaders[inst.id] = nil }
+        if awaitingPreference[inst.id] === inst { awaitingPreference[inst.id] = nil }
         layout.dropped(inst)
         forget(inst.output)
         inst.isDirty = false

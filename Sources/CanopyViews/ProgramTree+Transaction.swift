@@ -33,6 +33,7 @@ extension ProgramTree {
             globalBoxes = [:]
             geometryReaders = [:]
             geometryWatches = [:]
+            awaitingPreference = [:]
             try script { () throws(ScriptFault) in try createGlobals() }
             let rootView = try script { () throws(ScriptFault) in try makeRoot() }
             let node = try script { () throws(ScriptFault) in
@@ -52,14 +53,14 @@ extension ProgramTree {
             tree = try Tree(
                 keys: compiled.keys, root: node.fullNode, limits: limits, version: version,
                 compiler: ScriptKeyCompiler())
+            // Views made from a preference's value run now that the engine has reduced it.
+            syncPreferenceValues(tree.readers)
             if state.cells.isEmpty {
                 for r in tree.readers where r.present { outcome.fired.insert(r.reader) }
                 try script { () throws(ScriptFault) in try perform(tree.readers.filter(\.present)) }
                 try runRounds(&tree, &outcome, trace: trace)
-            } else {
-                // A restart: views made from a preference's value see the value their readers hold.
-                syncPreferenceValues(tree.readers)
-                if !dirty.isEmpty { try runRounds(&tree, &outcome, trace: trace) }
+            } else if !dirty.isEmpty {
+                try runRounds(&tree, &outcome, trace: trace)
             }
             published = try publish()
         } catch {
@@ -116,6 +117,7 @@ extension ProgramTree {
             }
             layoutPending = false
             let changes = try apply(ops, &tree, &outcome, trace: trace)
+            if !awaitingPreference.isEmpty { syncPreferenceValues(tree.readers) }
             if round >= Self.maxRounds {
                 if !dirty.isEmpty || !pendingOnChange.isEmpty || !changes.isEmpty {
                     outcome.warnings.append(

@@ -48,8 +48,11 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
     var geometryWatches: [String: GeometryWatch] = [:]
     /// The instances whose last body run asked geometry questions (checked after every layout).
     var geometryReaders: [String: ViewInstance] = [:]
-    /// The engine's last value of every reader, by reader id (for preference-value overlays made later).
-    var lastReaders: [String: JSON] = [:]
+    /// The engine's last value of every reader, by reader id (nil inside: absent), for preference-value overlays
+    /// made later.
+    var lastReaders: [String: JSON?] = [:]
+    /// Preference-value overlays made since the engine last reduced: their closures wait for the key's value.
+    var awaitingPreference: [String: ViewInstance] = [:]
     /// The canvas or a scroll offset changed: the next round lays the tree out even if no body ran.
     var layoutPending = false
 

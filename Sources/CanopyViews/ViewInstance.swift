@@ -29,6 +29,8 @@ final class ViewInstance {
     /// `argument` (a proxy of the reader's node; the key's value).
     var content: Value?
     var argument: Value = .null
+    /// A preference-value overlay's closure has not run yet: the engine has not reduced its key.
+    var awaitingValue = false
     /// What made the closure: `GeometryReader` or `PreferenceValue` (for traces).
     var contentKind = "GeometryReader"
     /// Geometry its last body run asked the layout for, with the answers it got (ProgramTree+Geometry).

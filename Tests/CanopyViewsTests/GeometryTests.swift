@@ -226,4 +226,37 @@ import Testing
             source, view: "ContentView", state: p.program.state, canvas: CanvasSpec(width: 300, height: 150))
         #expect(restarted.cell("ContentView", "changes") == 2)
     }
+
+    @Test func aPreferenceValueOverlayRunsOnceTheValueIsThere() throws {
+        let source = Self.measuring + """
+            struct BoxKey: PreferenceKey {
+                static var defaultValue: [String: Anchor<CGRect>] = [:]
+                static func reduce(value: inout [String: Anchor<CGRect>], nextValue: () -> [String: Anchor<CGRect>]) {
+                    value.merge(nextValue()) { $1 }
+                }
+            }
+            struct ContentView: View {
+                @State var frames: [String: CGRect] = [:]
+                var body: some View {
+                    VStack(spacing: 0) {
+                        Color.red.frame(width: 40, height: 20).anchorPreference(key: BoxKey.self, value: .bounds) { ["box": $0] }
+                        Color.blue.frame(width: 60, height: 30)
+                    }
+                    .overlayPreferenceValue(BoxKey.self) { anchors in
+                        GeometryReader { proxy in
+                            let r = proxy[anchors["box"]!]
+                            Color.green.frame(width: r.width, height: 2).measure("line").offset(x: r.minX, y: r.maxY)
+                        }
+                    }
+                    .onPreferenceChange(FramesKey.self) { frames = $0 }
+                }
+            }
+            """
+        let p = try ProgramFixture(source, view: "ContentView", canvas: CanvasSpec(width: 200, height: 200))
+        // The VStack is 60 × 50 at (70, 75); the red box 40 × 20 at (80, 75); the line under it.
+        #expect(Self.frames(p)["line"] == [80, 95, 40, 2])
+        let restarted = try ProgramFixture(
+            source, view: "ContentView", state: p.program.state, canvas: CanvasSpec(width: 200, height: 200))
+        #expect(Self.frames(restarted)["line"] == [80, 95, 40, 2])
+    }
 }
