@@ -13,6 +13,9 @@ let usage = """
                                    [--count-label] [--seed N] [--write-source FILE]
                                   (only: keystrokes in a generated N-field form program tree; --write-source writes
                                    the form's Swift source to FILE and stops, for `canopy load --program`)
+           canopy-bench --layout [--sizes 1000,10000,100000] [--shapes rows,chain,wide] [--changes N] [--scroll]
+                                 [--scratch-runs N] [--budget SECONDS] [--seed N]
+                                  (only: CanopyLayout alone: from scratch, one leaf's width changed, memory per node)
 
       --sizes             tree sizes in nodes (default 10000,100000,1000000)
       --shapes            any of balanced, wide, chain (default all)
@@ -81,6 +84,10 @@ if CommandLine.arguments.dropFirst().first == "--swift-keys" {
     SwiftKeyBench.run(
         sizes: o.sizes, shapes: o.shapes.filter { $0 != .chain }, edits: o.edits ?? 1000, scratchRuns: o.scratchRuns ?? 3,
         seed: o.seed)
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "--layout" {
+    runLayout(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "--programs" {
