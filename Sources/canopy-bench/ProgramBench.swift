@@ -84,6 +84,15 @@ enum ProgramBench {
             + "\(timed.program.cells.count) state cells")
         say("create: first start (compile + build) \(fmt(millis(first))) ms; build from the cached compile, median of "
             + "\(s.creations): \(fmt(Stats(creation).medianNs / 1e6)) ms")
+        // One more tree, kept alive while memory is sampled: what a program tree of this form costs.
+        let m0 = Memory.sample()
+        let extra = try? runtime.start(spec, cells: [], version: 0, limits: .default, trace: false)
+        let m1 = Memory.sample()
+        let nodes = Double(extra?.tree.nodeCount ?? 1)
+        say("memory of one more tree (after malloc_trim): \(fmt(Double(m1.rss - m0.rss) / 1_048_576, 2)) MiB RSS "
+            + "(\(fmt(Double(m1.rss - m0.rss) / nodes)) B/node), \(fmt(Double(m1.heap - m0.heap) / 1_048_576, 2)) MiB "
+            + "malloc (\(fmt(Double(m1.heap - m0.heap) / nodes)) B/node)")
+        withExtendedLifetime(extra) {}
         say()
 
         let plan = keystrokes(s)
