@@ -16,6 +16,9 @@ let usage = """
            canopy-bench --layout [--sizes 1000,10000,100000] [--shapes rows,chain,wide] [--changes N] [--scroll]
                                  [--scratch-runs N] [--budget SECONDS] [--seed N]
                                   (only: CanopyLayout alone: from scratch, one leaf's width changed, memory per node)
+           canopy-bench --layout-programs [--fields N] [--keystrokes N] [--rows N] [--events N] [--step POINTS]
+                                  (only: the form's keystrokes with the frames in their diffs, then scroll events on
+                                   an N-row collapsing-header program tree)
 
       --sizes             tree sizes in nodes (default 10000,100000,1000000)
       --shapes            any of balanced, wide, chain (default all)
@@ -88,6 +91,10 @@ if CommandLine.arguments.dropFirst().first == "--swift-keys" {
 }
 if CommandLine.arguments.dropFirst().first == "--layout" {
     runLayout(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "--layout-programs" {
+    runLayoutPrograms(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "--programs" {
