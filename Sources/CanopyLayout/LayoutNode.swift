@@ -3,7 +3,10 @@ final class LayoutNode {
     let key: String
     var kind: LayoutKind
     var children: [LayoutNode] = []
-    weak var parent: LayoutNode?
+    /// Unowned, not weak: a parent is always a declared node (the tree's `nodes` keeps it alive, and `remove` clears
+    /// its children's `parent`), and a weak reference would give every parent a side table, which sends each of its
+    /// retains and releases down the runtime's slow path.
+    unowned var parent: LayoutNode?
 
     /// The axis of the stack this node is in, through the modifiers between (SwiftUI's stack orientation input):
     /// a Spacer and a Divider read it. nil outside a stack and inside a ZStack, GeometryReader, background or Layout.
