@@ -83,18 +83,37 @@ public final class LayoutTree {
     public func set(_ key: String, kind: LayoutKind, children childKeys: [String]) {
         let kind = LayoutKind.validated(kind).0
         let node = nodes[key] ?? makeNode(key, kind: kind)
+        // The common re-declaration: the same children in the same order. A child is always a declared node, so its
+        // key names it: no lookup, cycle or duplicate check is needed.
+        if node.children.count == childKeys.count && zip(node.children, childKeys).allSatisfy({ $0.key == $1 }) {
+            guard node.kind != kind else { return }
+            node.kind = kind
+            invalidateSize(node)
+            propagateContext(from: node)
+            checkInvariants(around: node)
+            return
+        }
+        // Duplicates are found with a set in long lists (a linear search each would make a wide stack quadratic).
+        let manyChildren = childKeys.count > 16
+        var seen = Set<ObjectIdentifier>()
         var newChildren: [LayoutNode] = []
         newChildren.reserveCapacity(childKeys.count)
         for childKey in childKeys {
             let child = nodes[childKey] ?? makeNode(childKey, kind: .empty)
-            if node.hasAncestorOrSelf(child) || newChildren.contains(where: { $0 === child }) { continue }
+            // A child already under this node cannot be one of its ancestors; any other needs the walk to the root.
+            if child.parent !== node && node.hasAncestorOrSelf(child) { continue }
+            let duplicate =
+                manyChildren
+                ? !seen.insert(ObjectIdentifier(child)).inserted : newChildren.contains(where: { $0 === child })
+            if duplicate { continue }
             newChildren.append(child)
         }
         let sameChildren =
             newChildren.count == node.children.count && zip(newChildren, node.children).allSatisfy { $0 === $1 }
         guard !sameChildren || node.kind != kind else { return }
         if !sameChildren {
-            for old in node.children where !newChildren.contains(where: { $0 === old }) {
+            for old in node.children
+            where manyChildren ? !seen.contains(ObjectIdentifier(old)) : !newChildren.contains(where: { $0 === old }) {
                 old.parent = nil
                 detach(old)
                 makeTop(old)
