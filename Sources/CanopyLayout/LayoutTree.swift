@@ -71,6 +71,9 @@ public final class LayoutTree {
     var pendingError: (any Error)?
     /// How deep sizing and placing have recursed: about the depth in the tree of the node being laid out.
     var recursionDepth = 0
+    /// Stacks of many children laid out in the current `layout()`, by node: sizing a stack and then placing it at
+    /// the same proposal shares its children out once. Emptied when `layout()` returns.
+    var stackResults: [ObjectIdentifier: StackResult] = [:]
 
     public init(canvas: Canvas) {
         self.canvas = canvas.sanitized
@@ -231,6 +234,7 @@ public final class LayoutTree {
         changed = []
         pendingError = nil
         recursionDepth = 0
+        defer { stackResults = [:] }
         guard let root else { return [] }
         let insets = canvas.safeArea
         let available = LayoutSize(

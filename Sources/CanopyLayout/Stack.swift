@@ -18,9 +18,35 @@ struct ChildPlacement {
     var origin: LayoutPoint
 }
 
+/// A stack's layout for one proposal, kept for the rest of a `layout()` call.
+struct StackResult {
+    let proposal: ProposedSize
+    let size: LayoutSize
+    let children: [ChildPlacement]
+}
+
 extension LayoutTree {
-    /// The stack's size for `p` and where its children go.
+    /// Stacks with at least this many children keep their layout for the rest of a `layout()` call: sizing one and
+    /// placing it at the same proposal (a stack proposed a concrete size) would share its children out twice.
+    /// Smaller stacks are cheaper to lay out again than to look up.
+    static let stackResultMinimumChildren = 8
+
+    /// The stack's size for `p` and where its children go. Within one `layout()` the answer for a proposal cannot
+    /// change (nothing is declared during a layout), so a stack of many children computes it once.
     func stackLayout(
+        _ node: LayoutNode, axis: Axis, spacing: Double?, alignment: Alignment, _ p: ProposedSize
+    ) throws -> (size: LayoutSize, children: [ChildPlacement]) {
+        guard node.children.count >= Self.stackResultMinimumChildren else {
+            return try computeStackLayout(node, axis: axis, spacing: spacing, alignment: alignment, p)
+        }
+        let id = ObjectIdentifier(node)
+        if let kept = stackResults[id], kept.proposal == p { return (kept.size, kept.children) }
+        let result = try computeStackLayout(node, axis: axis, spacing: spacing, alignment: alignment, p)
+        stackResults[id] = StackResult(proposal: p, size: result.size, children: result.children)
+        return result
+    }
+
+    private func computeStackLayout(
         _ node: LayoutNode, axis: Axis, spacing: Double?, alignment: Alignment, _ p: ProposedSize
     ) throws -> (size: LayoutSize, children: [ChildPlacement]) {
         let children = subviews(of: node)
