@@ -115,10 +115,12 @@ extension LayoutTree {
             minimums[index] = length
             return length
         }
-        // Flexibility is measured only where it orders something: children sharing a priority with another.
+        // Flexibility is measured only where it orders something: children sharing a priority with another. Most
+        // stacks have one priority (no layoutPriority, no Spacer): then every child shares it, with no table.
+        let onePriority = priorities.allSatisfy { $0 == priorities[0] }
         var groupSizes: [Double: Int] = [:]
-        for priority in priorities { groupSizes[priority, default: 0] += 1 }
-        for index in 0..<count where groupSizes[priorities[index], default: 0] > 1 {
+        if !onePriority { for priority in priorities { groupSizes[priority, default: 0] += 1 } }
+        for index in 0..<count where onePriority ? count > 1 : groupSizes[priorities[index], default: 0] > 1 {
             _ = try minimum(index)
             maximums[index] = try size(children[index], ProposedSize(.infinity, along: axis, minor: across))[axis]
         }
