@@ -42,8 +42,10 @@ enum LayoutProgramBench {
             source: FormProgram.source(fields: s.fields, perSection: settings.perSection, binding: false),
             view: "BigForm")
         say("""
-            == Form keystrokes: frames in the diff (the --programs form, \(s.fields) fields, \(s.keystrokes) keystrokes,             same plan) ==
-            frames = nodes whose frame changed (the diff's "frames"); encode = building and encoding that array as the             daemon does, outside the transaction's time; µs are the transaction's (wall), for reference.
+            == Form keystrokes: frames in the diff (the --programs form, \(s.fields) fields, \(s.keystrokes) keystrokes, \
+            same plan) ==
+            frames = nodes whose frame changed (the diff's "frames"); encode = building and encoding that array as the \
+            daemon does, outside the transaction's time; µs are the transaction's (wall), for reference.
             """)
         let runtime = ViewRuntime()
         guard let start = try? runtime.start(spec, cells: [], version: 0, limits: .default, trace: false) else {
@@ -244,7 +246,7 @@ enum LayoutProgramBench {
         say("[\(name)] == scroll transactions (µs; trace off) ==")
         say(row([
             ("events", 12), ("count", 6), ("median", 8), ("p90", 8), ("p99", 8), ("max", 9), ("cpu med", 8),
-            ("cpu p99", 8), ("frames", 7), ("enc µs", 7), ("enc KB", 7), ("bodies", 7), ("layout", 7), ("passes", 6),
+            ("cpu p99", 8), ("frames", 7), ("enc µs", 7), ("enc KB", 7), ("bodies", 7), ("geom", 5), ("sized", 6),
         ]))
         var all = Bucket()
         for kind in ["collapsing", "collapsed", "all"] {
@@ -266,11 +268,17 @@ enum LayoutProgramBench {
                 (fmt(w.p99Ns / 1e3), 8), (fmt(w.maxNs / 1e3), 9), (fmt(c.medianNs / 1e3), 8), (fmt(c.p99Ns / 1e3), 8),
                 (fmt(Stats(b.frames).medianNs, 0), 7), (fmt(Stats(b.encode).medianNs / 1e3), 7),
                 (fmt(Stats(b.encodedBytes).medianNs / 1e3), 7), (fmt(Stats(t.bodies).medianNs, 0), 7),
-                (fmt(Stats(t.layout).medianNs, 0), 7), (fmt(Stats(t.passes).medianNs, 0), 6),
+                (fmt(Stats(t.geometry).medianNs, 0), 5), (fmt(Stats(t.layout).medianNs, 0), 6),
             ]))
         }
-        say("on-cpu \(fmt(onCPU * 100, 0))%; bodies = body runs per event, layout = sizes computed (\"layout\" trace "
-            + "steps), passes = layout runs (medians of the traced run)")
+        say("on-cpu \(fmt(onCPU * 100, 0))%; medians of the traced run: bodies = body runs per event, geom = "
+            + "closures run again because a frame they read changed (each adds a layout pass), sized = sizes computed "
+            + "(\"layout\" trace steps)")
+        for kind in ["collapsing", "collapsed"] {
+            guard let views = traced[kind]?.views else { continue }
+            let shown = views.sorted { $0.value > $1.value }.prefix(3).map { "\($0.key) ×\($0.value)" }
+            say("  \(kind): " + shown.joined(separator: ", "))
+        }
         let cpu = Stats(all.cpu)
         say("goal (issue 29): ≤ 100 µs of daemon CPU per scroll event: transaction CPU median "
             + "\(fmt(cpu.medianNs / 1e3)) µs, p99 \(fmt(cpu.p99Ns / 1e3)) µs, plus \(fmt(Stats(all.encode).medianNs / 1e3)) µs "
@@ -279,8 +287,10 @@ enum LayoutProgramBench {
 
     struct TracedCounts {
         var bodies: [UInt64] = []
+        var geometry: [UInt64] = []
         var layout: [UInt64] = []
-        var passes: [UInt64] = []
+        /// Which views' bodies ran, by how often.
+        var views: [String: Int] = [:]
     }
 
     static func tracedCounts(_ runtime: ViewRuntime, _ spec: ProgramSpec, _ scrollView: String, _ plan: [Double])
@@ -300,29 +310,29 @@ enum LayoutProgramBench {
                 exit(1)
             }
             var bodies: UInt64 = 0
+            var geometry: UInt64 = 0
             var layout: UInt64 = 0
-            var passes: UInt64 = 0
-            var inLayout = false
+            var views: [String] = []
             for e in t.diff.trace?.events ?? [] {
-                guard case .program(let o) = e.kind, let kind = o["e"]?.string else {
-                    inLayout = false
-                    continue
-                }
-                if kind == "body" { bodies += 1 }
-                if kind == "layout" {
-                    layout += 1
-                    if !inLayout { passes += 1 }
-                    inLayout = true
-                } else {
-                    inLayout = false
+                guard case .program(let o) = e.kind, let kind = o["e"]?.string else { continue }
+                switch kind {
+                case "body":
+                    bodies += 1
+                    views.append(o["view"]?.string ?? "?")
+                case "geometry":
+                    geometry += 1
+                    views.append((o["view"]?.string ?? "?") + " (geometry)")
+                case "layout": layout += 1
+                default: break
                 }
             }
             let kind = previous < 140 ? "collapsing" : "collapsed"
             previous = t.scroll.first?.offset?[1] ?? y
             for k in [kind, "all"] {
                 out[k, default: TracedCounts()].bodies.append(bodies)
+                out[k, default: TracedCounts()].geometry.append(geometry)
                 out[k, default: TracedCounts()].layout.append(layout)
-                out[k, default: TracedCounts()].passes.append(passes)
+                out[k, default: TracedCounts()].views[views.isEmpty ? "none" : views.joined(separator: " + "), default: 0] += 1
             }
         }
         return out
