@@ -147,6 +147,10 @@ enum LayoutBench {
         var layoutCPU: [UInt64] = []
         var laidOut: [Int] = []
         var perNodeNs: [UInt64] = []
+        /// The nodes a change makes the layout look at: the changed leaf and, for each node on its path to the root,
+        /// its children (a stack reads every child's cached size again to share its proposal out).
+        var touched: [Int] = []
+        var perTouchedNs: [UInt64] = []
         var framesChanged: [Int] = []
         var requested = 0
         var onCPU = 1.0
@@ -172,7 +176,9 @@ enum LayoutBench {
                          ProgramLayout.build and run cost each round when nothing changed. Median of 5.
               change   = one random leaf's frame width set to a new value (20…60) with set, then layout(), each timed
                          alone (CLOCK_MONOTONIC; thread CPU time read outside). laid out = laidOut.count (sizes computed,
-                         not found in a cache); per node = layout time / laid out, median over changes. Fixed seed \
+                         not found in a cache); ns/node = layout time / laid out; touched = the changed leaf plus the
+                         children of every node on its path to the root (a stack reads each child's cached size
+                         again), ns/t = layout time / touched; medians over changes. Fixed seed \
             \(s.seed); at most \(fmt(s.budgetSeconds, 0)) s of changes per configuration.
               honesty  = after the changes, a fresh tree declared with the final widths is laid out from scratch and
                          every frame compared with the incremental tree's.
@@ -242,6 +248,23 @@ enum LayoutBench {
         }
         r.heapIdleBytes = Memory.sample().heap - mem0.heap
 
+        // How many nodes each leaf's change touches (see Result.touched), from the declarations.
+        var keyIndex: [String: Int] = [:]
+        for (i, d) in p.decls.enumerated() { keyIndex[d.key] = i }
+        var parentOf = [Int](repeating: -1, count: p.decls.count)
+        for (i, d) in p.decls.enumerated() {
+            for c in d.children { if let ci = keyIndex[c] { parentOf[ci] = i } }
+        }
+        func touched(_ leaf: Int) -> Int {
+            var n = 1
+            var at = parentOf[leaf]
+            while at >= 0 {
+                n += p.decls[at].children.count
+                at = parentOf[at]
+            }
+            return n
+        }
+
         // One change at a time.
         var rng = SplitMix64(seed: s.seed &+ UInt64(size) &* 31 &+ UInt64(TreeShape.allCases.firstIndex(of: shape)!) &* 1_000_003)
         r.requested = s.changes
@@ -270,6 +293,9 @@ enum LayoutBench {
             let count = tree.laidOut.count
             r.laidOut.append(count)
             r.perNodeNs.append((t2 - t1) / UInt64(max(1, count)))
+            let look = touched(index)
+            r.touched.append(look)
+            r.perTouchedNs.append((t2 - t1) / UInt64(max(1, look)))
             r.framesChanged.append(changed.count)
         }
         r.onCPU = Double(threadCPUNanos() - cpuStart) / Double(max(1, nowNanos() - phaseStart))
@@ -310,8 +336,8 @@ enum LayoutBench {
         say("== One leaf's frame width changed, then layout() (µs unless noted) ==")
         let head2: [(String, Int)] = [
             ("shape", 16), ("nodes", 7), ("changes", 7), ("set med", 8), ("layout med", 10), ("p90", 8), ("p99", 8),
-            ("max", 9), ("cpu med", 8), ("on-cpu", 6), ("laid out", 8), ("ns/node", 8), ("frames", 7),
-            ("scratch/med", 11),
+            ("max", 9), ("cpu med", 8), ("on-cpu", 6), ("laid out", 8), ("ns/node", 8), ("touched", 7),
+            ("ns/t", 5), ("frames", 7), ("scratch/med", 11),
         ]
         say(row(head2))
         for r in results {
@@ -326,7 +352,9 @@ enum LayoutBench {
                 (fmt(l.medianNs / 1e3), 10), (fmt(l.p90Ns / 1e3), 8), (fmt(l.p99Ns / 1e3), 8),
                 (fmt(l.maxNs / 1e3), 9), (fmt(Stats(r.layoutCPU).medianNs / 1e3), 8),
                 (fmt(r.onCPU * 100, 0) + "%", 6), (fmt(laid.medianNs, 0), 8),
-                (fmt(Stats(r.perNodeNs).medianNs, 0), 8), (fmt(frames.medianNs, 0), 7),
+                (fmt(Stats(r.perNodeNs).medianNs, 0), 8),
+                (fmt(Stats(r.touched.map { UInt64($0) }).medianNs, 0), 7), (fmt(Stats(r.perTouchedNs).medianNs, 0), 5),
+                (fmt(frames.medianNs, 0), 7),
                 (fmt(Stats(r.scratchNs).medianNs / l.medianNs, 0) + "x", 11),
             ]) + note)
         }
