@@ -19,8 +19,8 @@ enum LayoutProgramBench {
     }
 
     /// The diff's "frames" built and encoded as the daemon does (ProtocolMachine+Programs.swift); its bytes.
-    static func encodeFrames(_ frames: [(node: String, frame: [Double])]) -> Int {
-        let json: JSON = .array(frames.map { ["node": .string($0.node), "frame": .array($0.frame.map { .double($0) })] })
+    static func encodeFrames(_ frames: [FrameChange]) -> Int {
+        let json: JSON = .array(frames.map(\.json))
         return json.encoded().utf8.count
     }
 
