@@ -120,25 +120,14 @@ extension ProgramTree {
         key: TypeID, content: Value, id: String, reader: String, environment: [String: Value], local: [String: Value],
         owner: ViewInstance?, reuse: [String: ViewInstance]
     ) throws(ScriptFault) -> ViewInstance {
-        if let old = reuse[id], old.content != nil {
-            owner?.children[id] = old
-            old.localEnvironment = local
-            if !old.content!.sameInput(as: content) {
-                old.content = content
-                markDirty(old, because: "properties")
-            }
-            setEnvironment(old, environment)
+        if let old = reusedClosureInstance(id, content, environment: environment, local: local, owner: owner, reuse: reuse) {
             return old
         }
-        let depth = (owner?.depth ?? -1) + 1
-        let inst = ViewInstance(id: id, typeID: key, record: .null, depth: depth, owner: owner)
-        inst.content = content
+        let inst = try newClosureInstance(
+            id, typeID: key, content, environment: environment, local: local, owner: owner,
+            at: machine.sourceLocation(of: content) ?? .unknown)
         inst.contentKind = "PreferenceValue"
         inst.argument = compiled.keysByName[keyName(key)]?.defaultScriptValue ?? .null
-        inst.localEnvironment = local
-        inst.environment = environment
-        owner?.children[id] = inst
-        instances[id] = inst
         if let known = lastReaders[reader] {
             // A hot reload or a view made again: the reader's value is known.
             if let value = known { inst.argument = compiled.keysByName[keyName(key)]?.decodeValue(value) ?? inst.argument }

@@ -177,28 +177,48 @@ extension ProgramTree {
         guard let content = v.handler("content"), let proxy = program.type(named: "GeometryProxy") else {
             throw ScriptFault(.runtime, "GeometryReader needs a content closure", at: v.location)
         }
-        if let old = reuse[id], old.content != nil {
-            owner?.children[id] = old
-            old.localEnvironment = local
-            if !old.content!.sameInput(as: content) {
-                old.content = content
-                markDirty(old, because: "properties")
-            }
-            setEnvironment(old, environment)
+        if let old = reusedClosureInstance(id, content, environment: environment, local: local, owner: owner, reuse: reuse) {
             return old
         }
+        let inst = try newClosureInstance(
+            id, typeID: proxy.id, content, environment: environment, local: local, owner: owner, at: v.location)
+        inst.argument = .record(proxy.id, [.string(id)])
+        try runBody(inst)
+        return inst
+    }
+
+    /// The instance of a closure view (a GeometryReader's, a preference value's) already at `id`, given its new
+    /// closure and environment; nil when there is none.
+    func reusedClosureInstance(
+        _ id: String, _ content: Value, environment: [String: Value], local: [String: Value], owner: ViewInstance?,
+        reuse: [String: ViewInstance]
+    ) -> ViewInstance? {
+        guard let old = reuse[id], old.content != nil else { return nil }
+        owner?.children[id] = old
+        old.localEnvironment = local
+        if !old.content!.sameInput(as: content) {
+            old.content = content
+            markDirty(old, because: "properties")
+        }
+        setEnvironment(old, environment)
+        return old
+    }
+
+    /// A new closure view's instance at `id`, registered under its owner (its body not run yet).
+    func newClosureInstance(
+        _ id: String, typeID: TypeID, _ content: Value, environment: [String: Value], local: [String: Value],
+        owner: ViewInstance?, at location: SourceLocation
+    ) throws(ScriptFault) -> ViewInstance {
         let depth = (owner?.depth ?? -1) + 1
         guard depth <= limits.maxDepth else {
-            throw ScriptFault(.runtime, "views nest more than \(limits.maxDepth) deep", at: v.location)
+            throw ScriptFault(.runtime, "views nest more than \(limits.maxDepth) deep", at: location)
         }
-        let inst = ViewInstance(id: id, typeID: proxy.id, record: .null, depth: depth, owner: owner)
+        let inst = ViewInstance(id: id, typeID: typeID, record: .null, depth: depth, owner: owner)
         inst.content = content
-        inst.argument = .record(proxy.id, [.string(id)])
         inst.localEnvironment = local
         inst.environment = environment
         owner?.children[id] = inst
         instances[id] = inst
-        try runBody(inst)
         return inst
     }
 
