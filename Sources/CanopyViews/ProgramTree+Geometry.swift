@@ -115,7 +115,7 @@ extension ProgramTree {
     ]
 
     /// The instance of an `overlayPreferenceValue`'s content at `id`: its body is the closure, run with the key's
-    /// value (its default until the engine reports one; `syncPreferenceValues` keeps it current).
+    /// value once the engine has reduced it (`syncPreferenceValues` gives it that value and keeps it current).
     func preferenceValueInstance(
         key: TypeID, content: Value, id: String, reader: String, environment: [String: Value], local: [String: Value],
         owner: ViewInstance?, reuse: [String: ViewInstance]
