@@ -72,16 +72,23 @@ enum LayoutValues {
         }
     }
 
+    /// The implicit members an option set is written with: `.horizontal`, or `[.top, .leading]` (array or set).
+    static func memberNames(_ v: Value) -> [String]? {
+        func name(_ x: Value) -> String? {
+            if case .string(let s) = x.unboxed { return s }
+            return nil
+        }
+        switch v.unboxed {
+        case .string(let s): return [s]
+        case .array(let a): return a.compactMap(name)
+        case .set(let set): return set.elements.compactMap(name)
+        default: return nil
+        }
+    }
+
     /// A ScrollView's axes: `.vertical` (the default), `.horizontal`, `[.horizontal, .vertical]`.
     static func axes(_ v: Value?) -> (horizontal: Bool, vertical: Bool) {
-        guard let v else { return (false, true) }
-        let names: [String]
-        switch v.unboxed {
-        case .string(let s): names = [s]
-        case .array(let a): names = a.compactMap { if case .string(let s) = $0.unboxed { return s } else { return nil } }
-        case .set(let set): names = set.elements.compactMap { if case .string(let s) = $0.unboxed { return s } else { return nil } }
-        default: return (false, true)
-        }
+        guard let v, let names = memberNames(v) else { return (false, true) }
         return (names.contains("horizontal"), names.contains("vertical") || names.isEmpty)
     }
 
@@ -104,13 +111,7 @@ enum LayoutValues {
 
     /// The edges of `.padding(.horizontal, 8)`: an edge set by name or a list of them.
     static func edges(_ v: Value) -> (top: Bool, leading: Bool, bottom: Bool, trailing: Bool)? {
-        var names: [String] = []
-        switch v.unboxed {
-        case .string(let s): names = [s]
-        case .array(let a): names = a.compactMap { if case .string(let s) = $0.unboxed { return s } else { return nil } }
-        case .set(let set): names = set.elements.compactMap { if case .string(let s) = $0.unboxed { return s } else { return nil } }
-        default: return nil
-        }
+        guard let names = memberNames(v) else { return nil }
         var e = (top: false, leading: false, bottom: false, trailing: false)
         for n in names {
             switch n {
