@@ -102,6 +102,8 @@ extension Compiler {
 
     private func tupleLiteral(_ t: TupleExprSyntax, expected: TypeRef?) -> Expr {
         if t.elements.count == 1, t.elements.first!.label == nil { return expr(t.elements.first!.expression, expected: expected) }
+        // `()` is Void's one value (what a function without a result returns).
+        if t.elements.isEmpty { return LiteralExpr(loc(t), .null, .void) }
         var types: [TypeRef] = []
         var labels: [String?] = []
         if case .tuple(let ts, let ls)? = expected {
