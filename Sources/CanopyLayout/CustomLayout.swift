@@ -5,7 +5,8 @@
 public protocol CustomLayoutHost: AnyObject {
     /// The layout's size for `proposal` (SwiftUI's `sizeThatFits(proposal:subviews:cache:)`).
     func sizeThatFits(layout id: Int, proposal: ProposedSize, subviews: LayoutSubviews) throws -> LayoutSize
-    /// Places the subviews in `bounds` (origin 0, 0: the layout's own coordinates) by calling `place` on each.
+    /// Places the subviews in `bounds` (the layout's box in canvas coordinates, as SwiftUI gives it in its parent's
+    /// space) by calling `place` on each, with positions in the same coordinates.
     func placeSubviews(layout id: Int, in bounds: LayoutRect, proposal: ProposedSize, subviews: LayoutSubviews) throws
 }
 
@@ -40,16 +41,35 @@ public struct LayoutSubview {
         tree.subviewSize(node, proposal)
     }
 
-    /// Places the subview with its `anchor` at `position` (in the layout's bounds), proposing `proposal`. Only
+    /// Its size for `proposal` and its text baselines there (nil without text), as `ViewDimensions` reports them.
+    public func dimensions(_ proposal: ProposedSize) -> LayoutDimensions {
+        tree.subviewDimensions(node, proposal)
+    }
+
+    /// Its spacing preferences, per edge (nil: none of its own, so 8 from a neighbour without one either).
+    public var spacing: (top: Double?, leading: Double?, bottom: Double?, trailing: Double?) {
+        let s = tree.viewSpacing(of: node)
+        return (s.top, s.leading, s.bottom, s.trailing)
+    }
+
+    /// Places the subview with its `anchor` at `position` (in the coordinates of the layout's bounds), proposing `proposal`. Only
     /// meaningful inside `placeSubviews`; a subview not placed there is centred and proposed the layout's proposal.
     public func place(at position: LayoutPoint, anchor: UnitPoint = .topLeading, proposal: ProposedSize) {
         tree.recordPlacement(node, index: index, at: position, anchor: anchor, proposal: proposal)
     }
 }
 
-/// The custom layout whose `placeSubviews` is running and what its subviews were told so far.
+/// A subview's size for a proposal and its first and last text baselines (nil without text).
+public struct LayoutDimensions: Hashable, Sendable {
+    public var size: LayoutSize
+    public var firstBaseline: Double?
+    public var lastBaseline: Double?
+}
+
+/// The custom layout whose `placeSubviews` is running, where its bounds are, and what its subviews were told so far.
 struct CustomPlacement {
     let owner: LayoutNode
+    let boundsOrigin: LayoutPoint
     var slots: [ChildPlacement?]
 }
 
@@ -63,14 +83,27 @@ extension LayoutTree {
         }
     }
 
+    func subviewDimensions(_ node: LayoutNode, _ proposal: ProposedSize) -> LayoutDimensions {
+        let size = subviewSize(node, proposal)
+        do {
+            let first = try baseline(of: node, last: false, proposal, size)
+            let last = try baseline(of: node, last: true, proposal, size)
+            return LayoutDimensions(size: size, firstBaseline: first, lastBaseline: last)
+        } catch {
+            if pendingError == nil { pendingError = error }
+            return LayoutDimensions(size: size)
+        }
+    }
+
     func recordPlacement(
         _ node: LayoutNode, index: Int, at position: LayoutPoint, anchor: UnitPoint, proposal: ProposedSize
     ) {
         guard var current = customPlacement, node.parent === current.owner, current.slots.indices.contains(index)
         else { return }
         let size = finiteForPlacement(subviewSize(node, proposal))
-        let x = position.x.isFinite ? position.x - anchor.x * size.width : 0
-        let y = position.y.isFinite ? position.y - anchor.y * size.height : 0
+        let o = current.boundsOrigin
+        let x = position.x.isFinite ? position.x - o.x - anchor.x * size.width : 0
+        let y = position.y.isFinite ? position.y - o.y - anchor.y * size.height : 0
         current.slots[index] = ChildPlacement(
             node: node, proposal: proposal.sanitized, size: size, origin: LayoutPoint(x: x, y: y))
         customPlacement = current
@@ -82,9 +115,10 @@ extension LayoutTree {
     {
         let children = subviews(of: node)
         let saved = customPlacement
-        customPlacement = CustomPlacement(owner: node, slots: Array(repeating: nil, count: children.count))
+        customPlacement = CustomPlacement(
+            owner: node, boundsOrigin: node.origin, slots: Array(repeating: nil, count: children.count))
         defer { customPlacement = saved }
-        let bounds = LayoutRect(origin: .zero, size: s)
+        let bounds = LayoutRect(origin: node.origin, size: s)
         try host.placeSubviews(
             layout: id, in: bounds, proposal: p, subviews: LayoutSubviews(tree: self, nodes: children))
         try rethrowPending()

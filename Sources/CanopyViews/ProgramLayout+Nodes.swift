@@ -124,6 +124,10 @@ extension ProgramLayout {
         let v = node.view
         let kind: LayoutKind
         var declared = children
+        if let layout = v.prop("layout"), v.kind == .library {
+            set(node.id, layoutKind(node.id, layout), declared)
+            return node.id
+        }
         switch v.type {
         case "VStack", "LazyVStack":
             kind = .stack(.vertical, spacing: LayoutValues.number(v.prop("spacing")), alignment: LayoutValues.horizontal(v.prop("alignment")))
@@ -179,5 +183,22 @@ extension ProgramLayout {
         }
         set(node.id, kind, declared)
         return node.id
+    }
+
+    /// The kind of a view laid out by a `Layout` value: SwiftUI's stack layouts as their stacks (`AnyLayout`
+    /// unwrapped), a program's own through its `sizeThatFits` and `placeSubviews`.
+    private func layoutKind(_ node: String, _ value: Value) -> LayoutKind {
+        guard case .record(let typeID, let fields) = value.unboxed, let layouts else { return .zstack(.center) }
+        switch layouts.typeName(typeID) {
+        case "AnyLayout" where fields.count == 1: return layoutKind(node, fields[0])
+        case "HStackLayout" where fields.count == 2:
+            return .stack(.horizontal, spacing: LayoutValues.number(fields[1]), alignment: LayoutValues.vertical(fields[0]))
+        case "VStackLayout" where fields.count == 2:
+            return .stack(.vertical, spacing: LayoutValues.number(fields[1]), alignment: LayoutValues.horizontal(fields[0]))
+        case "ZStackLayout" where fields.count == 1:
+            return .zstack(LayoutValues.alignment(fields[0]) ?? .center)
+        default:
+            return .custom(layouts.id(for: node, layout: value))
+        }
     }
 }

@@ -46,9 +46,14 @@ final class ProgramLayout {
     /// value is ignored, as there, and the diff carries the message.
     private(set) var warnings: [String] = []
 
-    init(canvas: CanvasSpec) {
+    /// Runs the program's `Layout`s (nil: a custom layout lays out as a ZStack; only for a tree without a machine).
+    private(set) var layouts: ScriptLayoutHost?
+
+    init(canvas: CanvasSpec, layouts: ScriptLayoutHost? = nil) {
         canvasSpec = canvas
         tree = LayoutTree(canvas: ProgramLayout.canvas(canvas))
+        self.layouts = layouts
+        tree.customHost = layouts
     }
 
     static func canvas(_ c: CanvasSpec) -> LayoutTree.Canvas {
@@ -117,6 +122,7 @@ final class ProgramLayout {
         }
         for key in removals where !declaredNow.contains(key) {
             tree.remove(key)
+            layouts?.forget(key)
             allKeys.remove(key)
         }
         rebuiltGeometry = !declaredNow.isEmpty || !removals.isEmpty
@@ -208,7 +214,7 @@ final class ProgramLayout {
 
     /// The frames a layout from scratch of the same rendered tree gives (what the incremental one must equal).
     func framesFromScratch(_ root: RenderedNode, scroll: [String: [Double]]) throws(ScriptFault) -> FrameTable {
-        let other = ProgramLayout(canvas: canvasSpec)
+        let other = ProgramLayout(canvas: canvasSpec, layouts: layouts)
         other.fresh = true
         other.restoreScroll(scroll)
         other.build(root, encode: encode)
@@ -224,6 +230,8 @@ final class ProgramLayout {
         let changed: [String]
         do { changed = try tree.layout() } catch let error as LayoutError {
             throw ScriptFault(.runtime, error.message, at: .unknown)
+        } catch let fault as ScriptFault {
+            throw fault  // a program's Layout faulted or ran out of fuel
         } catch {
             throw ScriptFault(.runtime, "layout: \(error)", at: .unknown)
         }

@@ -64,14 +64,15 @@ final class ProgramTree: ProgramInstance, ViewHost, @unchecked Sendable {  // co
         self.spec = spec
         self.limits = limits
         inputs = TreeInputs(source: source, recorded: recorded)
-        layout = ProgramLayout(canvas: spec.canvas ?? .standard)
-        layout.restoreScroll(spec.scrollOffsets)
         machine = Machine(fuel: limits.fuel)
+        layout = ProgramLayout(canvas: spec.canvas ?? .standard, layouts: ScriptLayoutHost(machine: machine))
+        layout.restoreScroll(spec.scrollOffsets)
         machine.program = compiled.program
         machine.host = self
         machine.inputs = inputs
         machine.objectWrites = objectWrites
         machine.geometry = self
+        machine.layoutHost = layout.layouts
     }
 
     /// A cell's identity across renders, restarts and sources: its view's node and its property's name.

@@ -27,21 +27,6 @@ extension LayoutFidelityTests {
         }
     }
 
-    @Test func theLayoutProtocolIsRefused() throws {
-        let source = """
-            import SwiftUI
-            struct Row: Layout {
-                func sizeThatFits(proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) -> CGSize { .zero }
-                func placeSubviews(in bounds: CGRect, proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) {}
-            }
-            struct ContentView: View {
-                var body: some View { Row { Color.red } }
-            }
-            """
-        let code = errorCode { _ = try ProgramFixture(source, view: "ContentView", canvas: CanvasSpec(width: 200, height: 200)) }
-        #expect(code == .compileError)
-    }
-
     @Test func theSnapshotsFramesFollowTheSameArguments() throws {
         // No GeometryReader here (so no geometry prelude compiled but what the source needs): the frames the
         // client sees. `.padding(.init(…))` is an EdgeInsets, `100 / 8` a CGFloat (12.5), `.init(horizontal:

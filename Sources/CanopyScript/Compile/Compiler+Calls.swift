@@ -174,6 +174,12 @@ extension Compiler {
                     }
                 }
             }
+            // `layout { … }` with a computed property of a layout type: Swift calls its `callAsFunction`.
+            if let sid = context.selfType, !context.isStatic, let getter = program.types[sid].methods[n],
+                isLayoutType(getter.returnType), let view = layoutView(value: expr(ExprSyntax(d), expected: nil), args, at)
+            {
+                return view
+            }
             if let sid = context.selfType {
                 var scope: TypeID? = sid
                 var first = true
@@ -280,6 +286,7 @@ extension Compiler {
     }
 
     private func callValue(_ v: Expr, _ args: [ArgSyntax], _ at: SourceLocation) -> Expr {
+        if let view = layoutView(value: v, args, at) { return view }
         var params: [TypeRef] = []
         var result = TypeRef.unknown
         if case .function(let ps, let r) = v.type {
@@ -567,6 +574,7 @@ extension Compiler {
         case .library(let name):
             return libraryInit(name, args, node)
         case .program(let info):
+            if let view = layoutView(info, args, node, at) { return view }
             return initializer(info, args, node, at: at)
         }
     }

@@ -626,6 +626,7 @@ extension Compiler {
             // `$items[i]`: a binding to an element.
             return BindingElementExpr(loc(s), base: base, index: expr(first.expression, expected: nil))
         }
+        if let guide = dimensionGuide(base, args, s) { return guide }
         var keyType: TypeRef?
         var result = TypeRef.unknown
         switch base.type {

@@ -35,8 +35,8 @@ extension Compiler {
 
     /// SwiftUI protocols a program cannot conform to yet, with what to do instead.
     static let refusedProtocols: [String: String] = [
-        "Layout": "the 'Layout' protocol is not part of Canopy's Swift subset yet: its sizeThatFits and placeSubviews "
-            + "do not run; compose HStack, VStack, ZStack, frame and alignment instead",
+        "LayoutValueKey": "'LayoutValueKey' (custom layout values) is not part of Canopy's Swift subset yet: pass "
+            + "the values to the Layout's initializer instead",
         "AlignmentID": "custom alignment guides ('AlignmentID') are not part of Canopy's Swift subset yet",
     ]
 

@@ -68,6 +68,7 @@ package final class Compiler {
         let foundation = FoundationPrelude.isNeeded(by: program.source) ? parse(FoundationPrelude.source, prelude: true) : nil
         let strings = StringIndexPrelude.isNeeded(by: program.source) ? parse(StringIndexPrelude.source, prelude: true) : nil
         let geometry = GeometryPrelude.isNeeded(by: program.source) ? parse(GeometryPrelude.source, prelude: true) : nil
+        let layouts = LayoutPrelude.isNeeded(by: program.source) ? parse(LayoutPrelude.source, prelude: true) : nil
         let user = parse(program.source, prelude: false)
         guard let prelude, let user else { return }
         // Pass 1: every type name, so declarations can refer to types declared later.
@@ -75,6 +76,7 @@ package final class Compiler {
         if let foundation { within(foundation) { declareTypes(foundation.file.statements, prefix: nil, parent: nil) } }
         if let strings { within(strings) { declareTypes(strings.file.statements, prefix: nil, parent: nil) } }
         if let geometry { within(geometry) { declareTypes(geometry.file.statements, prefix: nil, parent: nil) } }
+        if let layouts { within(layouts) { declareTypes(layouts.file.statements, prefix: nil, parent: nil) } }
         let local = localTypes(user.file)
         within(user) { declareTypes(user.file.statements, prefix: nil, parent: nil) }
         within(user) { declareLocalTypes(local, members: false) }
@@ -83,6 +85,7 @@ package final class Compiler {
         if let foundation { within(foundation) { declareMembers(foundation.file.statements, prefix: nil, parent: nil) } }
         if let strings { within(strings) { declareMembers(strings.file.statements, prefix: nil, parent: nil) } }
         if let geometry { within(geometry) { declareMembers(geometry.file.statements, prefix: nil, parent: nil) } }
+        if let layouts { within(layouts) { declareMembers(layouts.file.statements, prefix: nil, parent: nil) } }
         within(user) { declareMembers(user.file.statements, prefix: nil, parent: nil) }
         within(user) { declareLocalTypes(local, members: true) }
         inheritClassMembers()
@@ -100,6 +103,7 @@ package final class Compiler {
         }
         inheritProtocolDefaults()
         bindClassWitnesses()
+        checkLayoutConformances()
         guard diagnostics.isEmpty else { return }
         computeConstants()
     }

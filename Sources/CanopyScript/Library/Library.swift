@@ -109,6 +109,7 @@ final class Library: @unchecked Sendable {  // filled once at first use, read-on
         registerString()
         registerStringIndex()
         registerGeometry()
+        registerLayout()
         registerFormat()
         registerCharacters()
         registerNumbers()

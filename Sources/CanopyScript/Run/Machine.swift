@@ -35,6 +35,8 @@ package final class Machine {
     package weak var host: (any ViewHost)?
     /// Answers `GeometryProxy`'s questions: the program tree's layout (none for a script run alone).
     package weak var geometry: (any GeometryHost)?
+    /// Answers `LayoutSubview`'s questions while a program's `Layout` runs (nil outside a layout call).
+    package weak var layoutHost: (any LayoutCallHost)?
     /// The time and random draws code sees (`InputSource`); `nil`: none, and reading them faults.
     package var inputs: (any InputSource)?
     /// Where a program tree notes the objects its code assigns properties of (nil: nobody keeps them).
