@@ -33,7 +33,7 @@ private let swiftExampleNames = ["swift-keys"]
 /// The program examples (`.swift`, run as program trees): Tests/CanopyViewsTests/ExampleProgramsTests.swift runs them.
 private let programExampleNames = [
     "validated-signup", "numeric-keys", "priority-messages", "environment-preview", "controls-gallery", "size-reader",
-    "collapsing-header", "equal-width-columns", "tab-underline",
+    "collapsing-header", "equal-width-columns", "tab-underline", "tag-flow",
 ]
 
 private struct Example {

@@ -78,4 +78,39 @@ import Testing
         let anchors = try #require(p.reader("TabBoundsKey")?.object)
         #expect(anchors.keys.sorted() == ["0", "1", "2"])
     }
+
+    @Test func theFlowLayoutWrapsTagsIntoTheRowsItCounts() throws {
+        var p = try ExamplePrograms.start("tag-flow")
+        let flow = "TagFlow/0:VStack/1:FlowLayout"
+        func tag(_ name: String) -> String { flow + "/0:ForEach/[\(name)]:Text" }
+        func tags() -> [String] { p.cell("TagFlow", "tags")?.array?.compactMap(\.string) ?? [] }
+        /// The tags' frames: each inside the flow, none overlapping, and rows as many as distinct tops.
+        func checkRows(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+            let box = try #require(Self.frame(p, flow), sourceLocation: sourceLocation)
+            let frames = try tags().map { try #require(Self.frame(p, tag($0)), sourceLocation: sourceLocation) }
+            for f in frames {
+                #expect(f[0] >= box[0] - 0.34 && f[0] + f[2] <= box[0] + box[2] + 0.34, "\(f) outside \(box)", sourceLocation: sourceLocation)
+            }
+            for (a, b) in zip(frames, frames.dropFirst()) {
+                // The next tag is to the right on the same row, or on a lower row at the flow's leading edge.
+                #expect(b[1] == a[1] ? b[0] >= a[0] + a[2] + 6 - 0.34 : (b[1] > a[1] + a[3] && abs(b[0] - box[0]) < 0.34), "\(a) then \(b)", sourceLocation: sourceLocation)
+            }
+            let rows = Set(frames.map { $0[1] }).count
+            #expect(p.cell("TagFlow", "rows") == .int(Int64(rows)), sourceLocation: sourceLocation)
+            #expect(p.text("TagFlow/0:VStack/0:Text") == .string("\(frames.count) tags in \(rows) rows"), sourceLocation: sourceLocation)
+            return rows
+        }
+        let first = try checkRows()
+        #expect(first >= 2)
+        for name in ["interpreter", "anchors", "incremental", "websockets"] {
+            try p.send("TagFlow/0:VStack/2:HStack/0:TextField", "setText", .string(name))
+            try p.send("TagFlow/0:VStack/2:HStack/1:Button", "tap")
+        }
+        #expect(tags().count == 10)
+        let more = try checkRows()
+        #expect(more > first)
+        try p.send(nil, "resize", ["device": "iPad"])
+        let wide = try checkRows()
+        #expect(wide < more)
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 /// Incremental layout is exact: after every event of a seeded random run over each example program, the frames a
 /// program tree holds equal those of a layout from scratch of the same views.
 @Suite struct LayoutIncrementalTests {
-    static let examples = ExamplePrograms.names + ["size-reader", "collapsing-header", "equal-width-columns", "tab-underline"]
+    static let examples = ExamplePrograms.names + ["size-reader", "collapsing-header", "equal-width-columns", "tab-underline", "tag-flow"]
 
     /// The events a node takes, with a value chosen by `pick`.
     static func events(_ node: Node, _ pick: (Int) -> Int) -> [(String, JSON?)] {
