@@ -98,12 +98,22 @@ extension ProgramTree {
         guard let anchor = program.type(named: "Anchor") else { throw ScriptFault(.runtime, "Anchor is missing", at: .unknown) }
         let box = layout.anchorBoxes["\(owner)#\(index)"] ?? owner
         let r = geometryFrame(of: box, in: .global)
-        guard case .string(let name) = source.unboxed else {
+        let ux: Double
+        let uy: Double
+        switch source.unboxed {
+        case .string("bounds"):
+            return .record(anchor.id, [try machine.makeRect(r), .bool(false)])
+        case .string(let name):
+            guard let point = Self.unitPoints[name] else {
+                throw ScriptFault(.runtime, "anchorPreference: unknown anchor source .\(name)", at: .unknown)
+            }
+            (ux, uy) = point
+        case .record(let t, let f) where program.types[t].name == "UnitPoint" && f.count == 2:
+            // `UnitPoint.center` or `UnitPoint(x:y:)` where the program has the Layout prelude's UnitPoint.
+            guard let x = f[0].unboxed.number, let y = f[1].unboxed.number else { fallthrough }
+            (ux, uy) = (x, y)
+        default:
             throw ScriptFault(.runtime, "anchorPreference: expected .bounds or a unit point such as .center", at: .unknown)
-        }
-        if name == "bounds" { return .record(anchor.id, [try machine.makeRect(r), .bool(false)]) }
-        guard let (ux, uy) = Self.unitPoints[name] else {
-            throw ScriptFault(.runtime, "anchorPreference: unknown anchor source .\(name)", at: .unknown)
         }
         let point = GeometryRect(x: r.x + ux * r.width, y: r.y + uy * r.height, width: 0, height: 0)
         return .record(anchor.id, [try machine.makeRect(point), .bool(true)])

@@ -312,4 +312,34 @@ extension LayoutFidelityTests {
                 }
                 """, ["reader": [60, 70, 80, 60], "red": [15, 0, 50, 20], "blue": [0, 30, 80, 30]])
     }
+
+    @Test func aUnitPointAnchorIsThatPointOfTheBox() throws {
+        // The column is 80 × 60 at (60, 70): the red box 50 × 20 at (75, 70), the blue 80 × 30 at (60, 100).
+        // `UnitPoint(x: 1, y: 0.5)` is red's trailing centre, (125, 80); `UnitPoint.center` blue's, (100, 115).
+        // Resolved in the column's reader: (65, 10) and (40, 45), as zero-size rects of the points.
+        try Self.check("""
+            VStack(spacing: 10) {
+                Color.red.frame(width: 50, height: 20)
+                    .anchorPreference(key: PointsKey.self, value: UnitPoint(x: 1, y: 0.5)) { ["red": $0] }
+                Color.blue.frame(width: 80, height: 30)
+                    .anchorPreference(key: PointsKey.self, value: UnitPoint.center) { ["blue": $0] }
+            }
+            .overlayPreferenceValue(PointsKey.self) { anchors in
+                GeometryReader { proxy in
+                    if let red = anchors["red"], let blue = anchors["blue"] {
+                        Color.clear.preference(key: FramesKey.self, value: [
+                            "red": CGRect(origin: proxy[red], size: .zero), "blue": CGRect(origin: proxy[blue], size: .zero),
+                        ])
+                    }
+                }
+            }
+            """, declarations: """
+                struct PointsKey: PreferenceKey {
+                    static var defaultValue: [String: Anchor<CGPoint>] = [:]
+                    static func reduce(value: inout [String: Anchor<CGPoint>], nextValue: () -> [String: Anchor<CGPoint>]) {
+                        value.merge(nextValue()) { $1 }
+                    }
+                }
+                """, ["red": [65, 10, 0, 0], "blue": [40, 45, 0, 0]])
+    }
 }
