@@ -98,15 +98,15 @@ extension LayoutTree {
     func recordPlacement(
         _ node: LayoutNode, index: Int, at position: LayoutPoint, anchor: UnitPoint, proposal: ProposedSize
     ) {
-        guard var current = customPlacement, node.parent === current.owner, current.slots.indices.contains(index)
+        guard let owner = customPlacement?.owner, node.parent === owner,
+            let o = customPlacement?.boundsOrigin, customPlacement?.slots.indices.contains(index) == true
         else { return }
         let size = finiteForPlacement(subviewSize(node, proposal))
-        let o = current.boundsOrigin
         let x = position.x.isFinite ? position.x - o.x - anchor.x * size.width : 0
         let y = position.y.isFinite ? position.y - o.y - anchor.y * size.height : 0
-        current.slots[index] = ChildPlacement(
+        // In place: copying the slots for each subview would make placing n subviews O(n²).
+        customPlacement?.slots[index] = ChildPlacement(
             node: node, proposal: proposal.sanitized, size: size, origin: LayoutPoint(x: x, y: y))
-        customPlacement = current
     }
 
     /// Runs the host's placeSubviews and collects where it put each subview.
