@@ -30,6 +30,8 @@ enum LayoutProgramBench {
         runForm(s)
         say()
         runScrollHeader(s)
+        say()
+        for rows in [100, 1000] { CustomLayoutBench.run(rows: rows, events: min(s.events, 200)) }
     }
 
     // MARK: The form's keystrokes
