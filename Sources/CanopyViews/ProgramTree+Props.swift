@@ -49,8 +49,15 @@ extension ProgramTree {
         local: [String: Value], instance: ViewInstance?, reuse: [String: ViewInstance], attached: inout [RenderedNode]
     ) throws(ScriptFault) -> [Modifier] {
         switch m {
-        case .anchorPreference(let key, let source, let transform):
+        case .anchorPreference(let key, let source, let transform, let merging):
             let anchor = try anchorValue(source, owner: owner, index: index)
+            if merging {
+                guard let scriptKey = compiled.keysByName[keyName(key)] else {
+                    throw ScriptFault(.runtime, "transformAnchorPreference: no key \(keyName(key))", at: .unknown)
+                }
+                let t = AnchorTransform(program: program, key: scriptKey, closure: transform, anchor: anchor)
+                return [.transformPreference(key: keyName(key), transform: .custom(t))]
+            }
             let value = try machine.call(value: transform, [anchor], site: machine.sourceLocation(of: transform) ?? machine.site)
             return [.preference(key: keyName(key), value: program.encode(value))]
         case .preferenceValue(let overlay, let key, _, let content):

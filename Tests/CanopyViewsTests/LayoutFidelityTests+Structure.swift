@@ -342,4 +342,48 @@ extension LayoutFidelityTests {
                 }
                 """, ["red": [65, 10, 0, 0], "blue": [40, 45, 0, 0]])
     }
+
+    static let boundsKey = """
+        struct BoundsKey: PreferenceKey {
+            static var defaultValue: [String: Anchor<CGRect>] = [:]
+            static func reduce(value: inout [String: Anchor<CGRect>], nextValue: () -> [String: Anchor<CGRect>]) {
+                value.merge(nextValue()) { $1 }
+            }
+        }
+        """
+
+    @Test func transformAnchorPreferenceAddsToTheValueInsideIt() throws {
+        // Each row adds its own anchor under a captured name; the column adds its own to what its rows collected
+        // (the transform runs on the value inside it). The column is 50 × 50 at (75, 75), rows 20 high, 10 apart;
+        // resolved in the overlay's reader, the column's box.
+        var p = try Self.start("""
+            VStack(spacing: 10) {
+                ForEach(["red", "blue"], id: \\.self) { name in
+                    Color.gray.frame(width: 50, height: 20)
+                        .transformAnchorPreference(key: BoundsKey.self, value: .bounds) { value, anchor in
+                            value[prefix + name] = anchor
+                        }
+                }
+                Button("Rename \\(prefix)") { prefix = "new " }.frame(width: 0, height: 0)
+            }
+            .transformAnchorPreference(key: BoundsKey.self, value: .bounds) { value, anchor in
+                value["column"] = anchor
+            }
+            .overlayPreferenceValue(BoundsKey.self) { anchors in
+                GeometryReader { proxy in
+                    Color.clear.preference(
+                        key: FramesKey.self,
+                        value: anchors.mapValues { proxy[$0] }.merging(["reader": proxy.frame(in: .global)]) { $1 })
+                }
+            }
+            """, state: "@State var prefix = \"\"", declarations: Self.boundsKey)
+        // With the 0 × 0 button 10 below the blue row: 60 high at y 70.
+        Self.expect(p, [
+            "reader": [75, 70, 50, 60], "column": [0, 0, 50, 60], "red": [0, 0, 50, 20], "blue": [0, 30, 50, 20],
+        ])
+        #expect(Set(GeometryTests.frames(p).keys) == ["reader", "column", "red", "blue"])
+        try p.send("ContentView/0:VStack/1:Button", "tap")
+        Self.expect(p, ["new red": [0, 0, 50, 20], "new blue": [0, 30, 50, 20], "column": [0, 0, 50, 60]])
+        #expect(Set(GeometryTests.frames(p).keys) == ["reader", "column", "new red", "new blue"])
+    }
 }

@@ -223,9 +223,21 @@ extension Compiler {
                 let anchor = program.type(named: "Anchor")
             else { return bad(node, "anchorPreference takes (key: K.self, value: .bounds) { anchor in … }") }
             let f = expr(transform.expr, expected: .function([.named(anchor.id)], keyValueType(key) ?? .unknown))
-            return ModifierExpr(at, base: receiver, .anchorPreference(key: key, source: expr(source.expr, expected: nil), transform: f))
+            return ModifierExpr(
+                at, base: receiver,
+                .anchorPreference(key: key, source: expr(source.expr, expected: nil), transform: f, merging: false))
         case "transformAnchorPreference":
-            return bad(node, "'transformAnchorPreference' is not part of Canopy's Swift subset yet; use anchorPreference with a reduce that merges")
+            guard let key = keyType(args.first(where: { $0.label == "key" })),
+                let source = args.first(where: { $0.label == "value" }),
+                let transform = args.first(where: { $0.label == "transform" }) ?? closureArg(),
+                let anchor = program.type(named: "Anchor")
+            else {
+                return bad(node, "transformAnchorPreference takes (key: K.self, value: .bounds) { value, anchor in … }")
+            }
+            let f = expr(transform.expr, expected: .function([keyValueType(key) ?? .unknown, .named(anchor.id)], .void))
+            return ModifierExpr(
+                at, base: receiver,
+                .anchorPreference(key: key, source: expr(source.expr, expected: nil), transform: f, merging: true))
         case "overlayPreferenceValue", "backgroundPreferenceValue":
             guard let key = keyType(args.first), let c = closureArg()?.expr.as(ClosureExprSyntax.self) else {
                 return bad(node, "\(n) takes a key type and a view closure: \(n)(MyKey.self) { value in … }")

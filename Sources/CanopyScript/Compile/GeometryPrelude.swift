@@ -9,7 +9,7 @@ enum GeometryPrelude {
     }
 
     static let names = [
-        "GeometryReader", "GeometryProxy", "Anchor", "anchorPreference", "coordinateSpace", "CoordinateSpace",
+        "GeometryReader", "GeometryProxy", "Anchor", "anchorPreference", "AnchorPreference", "coordinateSpace", "CoordinateSpace",
         "EdgeInsets", "PreferenceValue", "onGeometryChange",
         // `.padding(.init(top: 1, leading: 2, bottom: 3, trailing: 4))` makes an EdgeInsets without naming it.
         "init(top:",

@@ -112,7 +112,7 @@ final class ModifierExpr: Expr {
         case onReceive(name: String, action: Expr)
         case action(kind: String, action: Expr)
         case id(Expr)
-        case anchorPreference(key: TypeID, source: Expr, transform: Expr)
+        case anchorPreference(key: TypeID, source: Expr, transform: Expr, merging: Bool)
         case preferenceValue(overlay: Bool, key: TypeID, alignment: Expr?, content: Expr)
         case geometryChange(of: Expr, action: Expr)
         case other(name: String, args: [(String, Expr)])
@@ -167,8 +167,9 @@ final class ModifierExpr: Expr {
             let id = try e.eval(m)
             v.explicitID = m.program.encode(id).string ?? m.program.encode(id).encoded()
             return .view(v)
-        case .anchorPreference(let key, let source, let transform):
-            modifier = .anchorPreference(key: key, source: try source.eval(m), transform: try transform.eval(m))
+        case .anchorPreference(let key, let source, let transform, let merging):
+            modifier = .anchorPreference(
+                key: key, source: try source.eval(m), transform: try transform.eval(m), merging: merging)
         case .preferenceValue(let overlay, let key, let alignment, let content):
             modifier = .preferenceValue(
                 overlay: overlay, key: key, alignment: try alignment?.eval(m), content: try content.eval(m))

@@ -101,8 +101,10 @@ package enum ViewModifier {
     /// `.onSubmit { … }`, `.onAppear { … }`, `.task { … }`: closures the runtime calls.
     case action(kind: String, action: Value)
     /// `.anchorPreference(key:value:transform:)`: `source` is `.bounds` or a unit point by name (`"center"`);
-    /// the transform runs with the anchor of the view's box once it is laid out.
-    case anchorPreference(key: TypeID, source: Value, transform: Value)
+    /// the transform runs with the anchor of the view's box once it is laid out. `merging`:
+    /// `.transformAnchorPreference`, whose transform changes the value inside the view in place (`(inout Value,
+    /// Anchor) -> Void`) instead of making one.
+    case anchorPreference(key: TypeID, source: Value, transform: Value, merging: Bool)
     /// `.overlayPreferenceValue(K.self) { value in … }` (`overlay`) or `.backgroundPreferenceValue`: a view made
     /// from the key's value inside the modified view.
     case preferenceValue(overlay: Bool, key: TypeID, alignment: Value?, content: Value)
@@ -122,7 +124,7 @@ package enum ViewModifier {
         case .onChange: return "onChange"
         case .onReceive: return "onReceive"
         case .action(let kind, _): return kind
-        case .anchorPreference: return "anchorPreference"
+        case .anchorPreference(_, _, _, let merging): return merging ? "transformAnchorPreference" : "anchorPreference"
         case .preferenceValue(let overlay, _, _, _): return overlay ? "overlayPreferenceValue" : "backgroundPreferenceValue"
         case .geometryChange: return "onGeometryChange"
         case .other(let name, _): return name
@@ -142,8 +144,8 @@ package enum ViewModifier {
             return v1 == v2 && a1 == a2 && i1 == i2
         case (.onReceive(let n1, let a1), .onReceive(let n2, let a2)): return n1 == n2 && a1 == a2
         case (.action(let k1, let a1), .action(let k2, let a2)): return k1 == k2 && a1 == a2
-        case (.anchorPreference(let k1, let s1, let t1), .anchorPreference(let k2, let s2, let t2)):
-            return k1 == k2 && s1 == s2 && t1.sameInput(as: t2)
+        case (.anchorPreference(let k1, let s1, let t1, let m1), .anchorPreference(let k2, let s2, let t2, let m2)):
+            return k1 == k2 && s1 == s2 && t1.sameInput(as: t2) && m1 == m2
         case (.preferenceValue(let o1, let k1, let a1, let c1), .preferenceValue(let o2, let k2, let a2, let c2)):
             return o1 == o2 && k1 == k2 && a1 == a2 && c1.sameInput(as: c2)
         case (.geometryChange(let o1, let a1), .geometryChange(let o2, let a2)):
@@ -212,5 +214,16 @@ extension ViewValue {
             applied.append(["kind": .string(name), "args": .object(o)])
         }
         return ["color": base, "modifiers": .array(applied)]
+    }
+}
+
+extension Value {
+    /// What a closure is, as text: its code's place and its captured values' JSON — equal for two closures exactly
+    /// when `sameInput` holds for values that encode (`nil` for anything but a closure).
+    package func closureFingerprint(_ program: Program) -> String? {
+        guard case .function(let c) = unboxed, c.kind == .closure else { return nil }
+        let closure = unsafeDowncast(c, to: Closure.self)
+        let captures = JSON.array(closure.captures.map { program.encode($0.value) })
+        return "\(closure.function.location) \(captures.encoded())"
     }
 }

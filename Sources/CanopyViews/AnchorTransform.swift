@@ -1,0 +1,50 @@
+import CanopyCore
+import CanopyScript
+
+/// A `transformAnchorPreference` in the engine (LAYOUT.md §4): a transform of the key's value inside the view
+/// (SEMANTICS.md: `cur = transform(inner ?? default)`) that runs the program's closure, with its captures — `(inout
+/// Value, Anchor) -> Void`, with the anchor of the view's box as last laid out — when the engine evaluates the key
+/// there (lazily, as every transform). It runs as the engine's other Swift code does: on the evaluation's own
+/// interpreter and fuel (a traced snapshot evaluates off the service thread). Its `source`, which the engine compares
+/// to decide whether the modifier changed, names the closure's code, its captured values and the anchor, so a new
+/// closure, new captures or a moved box is a new transform and an equal one keeps the engine's caches.
+final class AnchorTransform: CustomTransform, @unchecked Sendable {  // immutable after init
+    private let program: Program
+    private let key: ScriptKey
+    private let closure: Value
+    private let anchor: Value
+    let source: String
+
+    init(program: Program, key: ScriptKey, closure: Value, anchor: Value) {
+        self.program = program
+        self.key = key
+        self.closure = closure
+        self.anchor = anchor
+        source = "transformAnchorPreference \(closure.closureFingerprint(program) ?? "?") "
+            + program.encode(anchor).encoded()
+    }
+
+    func apply(_ value: inout JSON, context: ReducerContext) throws(CanopyError) {
+        guard case .function(let callable) = closure.unboxed else {
+            throw CanopyError(.runtimeError, "transformAnchorPreference: its transform is not a closure")
+        }
+        let m = (context.scratch as? Machine) ?? Machine(fuel: context.fuel)
+        context.scratch = m
+        let saved = m.program
+        m.program = program
+        // A nested call (inside a reduce's nextValue) shares the outer call's fuel, already in the machine.
+        if m.depth == 0 { m.fuel = context.fuel }
+        defer {
+            context.fuel = m.fuel
+            m.program = saved
+        }
+        var args = [key.decodeValue(value), anchor]
+        do {
+            _ = try m.call(callable, &args, site: m.sourceLocation(of: closure) ?? .unknown)
+        } catch {
+            if m.depth == 0 { m.reset() }
+            throw error.canopyError
+        }
+        value = program.encode(args[0])
+    }
+}
