@@ -41,6 +41,13 @@ public protocol CustomTransform: AnyObject, Sendable {
     var source: String { get }
     /// Runs the closure on `value` (the content's value, or the key's default).
     func apply(_ value: inout JSON, context: ReducerContext) throws(CanopyError)
+    /// Whether `source` is Swift the key's compiler compiles (so a key declared again recompiles it); false for a
+    /// closure a program made at run time, whose source only names it.
+    var compiledFromSource: Bool { get }
+}
+
+extension CustomTransform {
+    public var compiledFromSource: Bool { true }
 }
 
 /// Compiles the Swift of `{"key":"K","swift":"…"}` declarations; a tree without one refuses such keys.

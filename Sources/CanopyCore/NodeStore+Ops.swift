@@ -359,6 +359,7 @@ extension NodeStore {
                         throw CanopyError(.typeMismatch, "node \"\(ids[i])\": \(error.message)")
                     }
                     guard let source = t.swiftSource, case .custom(let r) = declaration.reducer else { continue }
+                    if case .custom(let made) = t, !made.compiledFromSource { continue }
                     let compiled: any CustomTransform
                     if let c = recompiled[source] {
                         compiled = c

@@ -286,8 +286,9 @@ struct NodeStore: Sendable {
         switch m {
         case .preference(let v, let k): return .preference(key: keys[k].key, value: v)
         case .transform(let t, let k):
-            // The value form carries a Swift closure's source, as the wire does.
-            if let source = t.swiftSource { return .transformPreference(key: keys[k].key, transform: .swift(source)) }
+            // The compiled transform itself, which encodes as its source (as the wire does) and equals a `.swift` of
+            // that source: read back into another op, it need not be compiled again — and a program's closure (a
+            // transformAnchorPreference) could not be.
             return .transformPreference(key: keys[k].key, transform: t)
         case .reader(let k): return .onPreferenceChange(key: keys[k].key)
         case .background(let a): return .background(node(a))

@@ -11,6 +11,9 @@ final class CompiledProgram: @unchecked Sendable {  // immutable after init; the
     /// Key names by type (nested keys keep their qualified name: `Outer.K`).
     let keyNames: [TypeID: String]
     let keysByName: [String: ScriptKey]
+    /// FNV-1a of the source, in hex: names this program's code in what must differ after a hot reload
+    /// (`AnchorTransform`'s source) and stay the same after a restart.
+    let sourceDigest: String
     private let contexts = Mutex<[String: SharedContext]>([:])
 
     struct SharedContext: @unchecked Sendable {  // a value of this program, only read
@@ -36,6 +39,12 @@ final class CompiledProgram: @unchecked Sendable {  // immutable after init; the
         self.keys = keys
         keyNames = names
         keysByName = byName
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in source.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        sourceDigest = String(hash, radix: 16)
     }
 
     /// The shared context of preview modifier `type`, computed by `make` the first time; `reused` says whether an

@@ -55,7 +55,7 @@ extension ProgramTree {
                 guard let scriptKey = compiled.keysByName[keyName(key)] else {
                     throw ScriptFault(.runtime, "transformAnchorPreference: no key \(keyName(key))", at: .unknown)
                 }
-                let t = AnchorTransform(program: program, key: scriptKey, closure: transform, anchor: anchor)
+                let t = AnchorTransform(compiled: compiled, key: scriptKey, closure: transform, anchor: anchor)
                 return [.transformPreference(key: keyName(key), transform: .custom(t))]
             }
             let value = try machine.call(value: transform, [anchor], site: machine.sourceLocation(of: transform) ?? machine.site)

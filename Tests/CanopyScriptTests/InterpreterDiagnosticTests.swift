@@ -208,8 +208,8 @@ import Testing
             """
         #expect(diagnostics(source).isEmpty)
         expectOne(
-            "import SwiftUI\nstruct V: View { var body: some View { Color.red.transformAnchorPreference(key: K.self, value: .bounds) { _, _ in } } }",
-            "transformAnchorPreference", at: "2:40")
+            "import SwiftUI\nstruct V: View { var body: some View { Color.red.alignmentGuide(.leading) { _ in 0 } } }",
+            "alignmentGuide", at: "2:40")
     }
 
     @Test func syntaxError() {

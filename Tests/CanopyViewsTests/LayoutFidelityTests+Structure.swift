@@ -386,4 +386,24 @@ extension LayoutFidelityTests {
         Self.expect(p, ["new red": [0, 0, 50, 20], "new blue": [0, 30, 50, 20], "column": [0, 0, 50, 60]])
         #expect(Set(GeometryTests.frames(p).keys) == ["reader", "column", "new red", "new blue"])
     }
+
+    @Test func aHotReloadThatChangesATransformsCodeRunsTheNewCode() throws {
+        // The closure starts at the same line and column in both sources; only its body differs.
+        func source(_ name: String) -> String {
+            Self.program("""
+                Color.gray.frame(width: 50, height: 20)
+                    .transformAnchorPreference(key: BoundsKey.self, value: .bounds) { value, anchor in value["\(name)"] = anchor }
+                    .overlayPreferenceValue(BoundsKey.self) { anchors in
+                        GeometryReader { proxy in
+                            Color.clear.preference(key: FramesKey.self, value: anchors.mapValues { proxy[$0] })
+                        }
+                    }
+                """, declarations: Self.boundsKey)
+        }
+        var p = try ProgramFixture(source("old"), view: "ContentView", canvas: CanvasSpec(width: 200, height: 200))
+        #expect(Set(GeometryTests.frames(p).keys) == ["old"])
+        p.last = try p.program.setSource(source("new"), tree: &p.tree, trace: false)
+        #expect(Set(GeometryTests.frames(p).keys) == ["new"])
+        Self.expect(p, ["new": [0, 0, 50, 20]])
+    }
 }
