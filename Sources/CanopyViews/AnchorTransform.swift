@@ -32,22 +32,9 @@ final class AnchorTransform: CustomTransform, @unchecked Sendable {  // immutabl
         guard case .function(let callable) = closure.unboxed else {
             throw CanopyError(.runtimeError, "transformAnchorPreference: its transform is not a closure")
         }
-        let m = (context.scratch as? Machine) ?? Machine(fuel: context.fuel)
-        context.scratch = m
-        let saved = m.program
-        m.program = program
-        // A nested call (inside a reduce's nextValue) shares the outer call's fuel, already in the machine.
-        if m.depth == 0 { m.fuel = context.fuel }
-        defer {
-            context.fuel = m.fuel
-            m.program = saved
-        }
         var args = [key.decodeValue(value), anchor]
-        do {
+        try context.runSwift(program) { (m: Machine) throws(ScriptFault) in
             _ = try m.call(callable, &args, site: m.sourceLocation(of: closure) ?? .unknown)
-        } catch {
-            if m.depth == 0 { m.reset() }
-            throw error.canopyError
         }
         value = program.encode(args[0])
     }

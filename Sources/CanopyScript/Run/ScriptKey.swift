@@ -57,14 +57,6 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
         reduceLine = reduce.location.line > 0 ? reduce.location.line : nil
     }
 
-    /// The interpreter of this evaluation, kept in the context between calls.
-    private func machine(_ context: ReducerContext) -> Machine {
-        if let m = context.scratch as? Machine { return m }
-        let m = Machine(fuel: context.fuel)
-        context.scratch = m
-        return m
-    }
-
     public func reduce(_ value: inout JSON, context: ReducerContext, next: () -> JSON) throws(CanopyError) {
         let current = decodeTrusted(value)
         value = program.encode(try reduce(taking: { current }, context: context, next: next))
@@ -75,22 +67,10 @@ public final class ScriptKey: CustomReducer, @unchecked Sendable {  // immutable
     /// Runs `reduce` on the value `take` hands over (moved, so an array it appends to has one owner and grows in
     /// place) with `next` as its `nextValue`.
     func reduce(taking take: () -> Value, context: ReducerContext, next: () -> JSON) throws(CanopyError) -> Value {
-        let m = machine(context)
-        let savedProgram = m.program
-        m.program = program
-        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
-        if m.depth == 0 { m.fuel = context.fuel }
-        defer {
-            context.fuel = m.fuel
-            m.program = savedProgram
-        }
-        do {
-            return try withoutActuallyEscaping(next) { (pull: @escaping () -> JSON) throws(ScriptFault) -> Value in
+        try context.runSwift(program) { (m: Machine) throws(ScriptFault) -> Value in
+            try withoutActuallyEscaping(next) { (pull: @escaping () -> JSON) throws(ScriptFault) -> Value in
                 try run(m, take(), pull)
             }
-        } catch {
-            if m.depth == 0 { m.reset() }
-            throw error.canopyError
         }
     }
 

@@ -36,22 +36,9 @@ final class ScriptTransform: CustomTransform, @unchecked Sendable {  // immutabl
     }
 
     func apply(_ value: inout JSON, context: ReducerContext) throws(CanopyError) {
-        let m = (context.scratch as? Machine) ?? Machine(fuel: context.fuel)
-        context.scratch = m
-        let saved = m.program
-        m.program = program
-        // A nested call (a sibling pulled from inside a reduce) shares the outer call's fuel, already in the machine.
-        if m.depth == 0 { m.fuel = context.fuel }
-        defer {
-            context.fuel = m.fuel
-            m.program = saved
-        }
         var args = [key.decodeTrusted(value)]
-        do {
+        try context.runSwift(program) { (m: Machine) throws(ScriptFault) in
             _ = try m.call(function, &args, site: function.location)
-        } catch {
-            if m.depth == 0 { m.reset() }
-            throw error.canopyError
         }
         value = program.encode(args[0])
     }
