@@ -48,6 +48,8 @@ extension LayoutTree {
                 child.needsPlacement = false
                 child.sizeStale = false
                 if rounded(child.frame) != before { changed.append(child.key) }
+                // An EmptyView lays nothing out: what it held before (as another kind) has no frame now.
+                for grandchild in child.children { detach(grandchild) }
             } else {
                 detach(child)
             }
