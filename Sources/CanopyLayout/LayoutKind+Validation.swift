@@ -11,7 +11,8 @@ extension LayoutKind {
     /// `kind` with its invalid values dropped or replaced, and a warning for each: frame dimensions negative or not
     /// finite (nil), flexible-frame values that are NaN or an infinite minimum or ideal (nil), non-finite padding,
     /// offsets, positions and spacings (0 or nil), a NaN priority (0), an aspect ratio not finite and positive (nil),
-    /// a font size not finite and positive (17), a line limit under 1 (1).
+    /// a font size not finite and positive (17), a line limit under 1 (1), a non-finite scale (1), rotation (0) or
+    /// effect anchor (.center).
     public static func validated(_ kind: LayoutKind) -> (LayoutKind, warnings: [String]) {
         var warnings: [String] = []
         func note(_ warning: String) {
@@ -93,10 +94,31 @@ extension LayoutKind {
                 spec.lineLimit = 1
             }
             return (.text(spec), warnings)
+        case .effect(.scale(let x, let y, let anchor)):
+            func scale(_ value: Double) -> Double {
+                guard value.isFinite else {
+                    note("Invalid scale (non-finite); 1 is used.")
+                    return 1
+                }
+                return value
+            }
+            return (.effect(.scale(x: scale(x), y: scale(y), anchor: validAnchor(anchor, note))), warnings)
+        case .effect(.rotation(let radians, let anchor)):
+            let angle = finite(radians, "rotation angle")
+            return (.effect(.rotation(radians: angle, anchor: validAnchor(anchor, note))), warnings)
         case .empty, .shape, .control, .button, .zstack, .background, .overlay, .fixedSize, .geometryReader,
-            .scrollView, .custom:
+            .scrollView, .custom, .ignoresSafeArea:
             return (kind, warnings)
         }
+    }
+
+    /// An effect's anchor, `.center` for a non-finite one.
+    private static func validAnchor(_ anchor: UnitPoint, _ note: (String) -> Void) -> UnitPoint {
+        guard anchor.x.isFinite, anchor.y.isFinite else {
+            note("Invalid anchor (non-finite); .center is used.")
+            return .center
+        }
+        return anchor
     }
 
     /// SwiftUI's check behind "Contradictory frame constraints specified.": min ≤ ideal ≤ max where given.

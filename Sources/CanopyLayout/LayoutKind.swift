@@ -35,6 +35,13 @@ public enum LayoutKind: Hashable, Sendable {
     case layoutPriority(Double)
     /// Lays out as its child; moves the drawn frame of itself and its subtree (and so their canvas frames).
     case offset(x: Double, y: Double)
+    /// `scaleEffect` or `rotationEffect`: lays out as its child; draws itself and its subtree through the effect (and
+    /// so their canvas frames). Its content is placed at its size rounded to the pixel grid where it stands, in a
+    /// space of its own (OpenSwiftUI `makeGeometryEffect`: `RoundedSize`, the position reset to zero).
+    case effect(GeometryEffect)
+    /// `ignoresSafeArea(_:edges:)`: sized as its child; places the child in its own box grown by its safe-area
+    /// insets on `edges`, proposed its proposal grown as much (OpenSwiftUI `_SafeAreaRegionsIgnoringLayout`).
+    case ignoresSafeArea(Edges)
     /// Takes the whole proposal and puts its child's centre at (x, y).
     case position(x: Double, y: Double)
     /// aspectRatio(_:contentMode:); a nil ratio is the child's ideal ratio; `fill` for `.fill`.

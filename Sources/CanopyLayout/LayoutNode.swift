@@ -26,8 +26,12 @@ final class LayoutNode {
     /// What the parent proposed at the last placement, and the size the node chose.
     var placedProposal = ProposedSize.unspecified
     var placedSize = LayoutSize.zero
-    /// Canvas coordinates of the node's top-leading corner, offsets and scrolling applied.
+    /// The node's top-leading corner, offsets and scrolling applied, in `space`'s coordinates (the canvas's when
+    /// there is none).
     var origin = LayoutPoint.zero
+    /// The space of the innermost scale or rotation effect around the node (for an effect node, its own): nil, the
+    /// canvas, but for nodes inside an effect.
+    var space: EffectSpace?
     /// The node's position in its parent's bounds, as the parent's layout placed it (no offset or scrolling).
     var localOrigin = LayoutPoint.zero
     /// A scroll view's offset: as set, then as clamped by the last layout.
@@ -47,8 +51,19 @@ final class LayoutNode {
     /// children[0], the view a modifier modifies, if any.
     var firstChild: LayoutNode? { children.first }
 
-    /// The frame the node was last placed at, offsets and scrolling applied, not rounded.
-    var frame: LayoutRect { LayoutRect(origin: origin, size: placedSize) }
+    /// The frame the node was last placed at in canvas coordinates, offsets, effects and scrolling applied, not
+    /// rounded: through an effect, the bounding box of its corners.
+    var frame: LayoutRect {
+        let rect = LayoutRect(origin: origin, size: placedSize)
+        guard let space else { return rect }
+        return LayoutTree.finite(space.toCanvas.boundingBox(rect))
+    }
+
+    /// Whether the node is a scale or rotation effect.
+    var isEffect: Bool {
+        if case .effect = kind { return true }
+        return false
+    }
 
     /// Whether `other` is this node or one of its ancestors.
     func hasAncestorOrSelf(_ other: LayoutNode) -> Bool {

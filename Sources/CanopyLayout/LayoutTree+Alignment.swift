@@ -25,8 +25,8 @@ extension LayoutTree {
         switch node.kind {
         case .text(let spec):
             return last ? TextModel.lastBaseline(spec, height: size.height) : TextModel.firstBaseline(spec)
-        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .aspectRatio, .button, .stack,
-            .zstack, .control, .background, .overlay:
+        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .effect, .aspectRatio, .button,
+            .stack, .zstack, .control, .background, .overlay:
             var placements = try childPlacements(node, proposal, size, committing: false)
             if case .background = node.kind { placements = Array(placements.prefix(1)) }
             if case .overlay = node.kind { placements = Array(placements.prefix(1)) }
@@ -39,7 +39,8 @@ extension LayoutTree {
                 result = result.map { last ? max($0, inNode) : min($0, inNode) } ?? inNode
             }
             return result
-        case .empty, .shape, .spacer, .position, .geometryReader, .scrollView, .custom:
+        case .empty, .shape, .spacer, .position, .geometryReader, .scrollView, .custom, .ignoresSafeArea:
+            // `ignoresSafeArea`'s engine has no explicit alignment (OpenSwiftUI `UnaryPositionAwareLayoutEngine`).
             return nil
         }
     }

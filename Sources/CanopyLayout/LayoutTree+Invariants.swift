@@ -56,7 +56,8 @@ extension LayoutTree {
         case .empty, .shape, .text, .spacer: return false
         case .control: return index == 0
         case .background, .overlay: return index < 2
-        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .position, .aspectRatio:
+        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .position, .aspectRatio, .effect,
+            .ignoresSafeArea:
             return index == 0
         case .button, .stack, .zstack, .geometryReader, .scrollView, .custom: return true
         }

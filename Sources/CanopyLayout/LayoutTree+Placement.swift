@@ -3,46 +3,75 @@
 // children's placements: if it moved, its subtree's canvas frames move with it, without any sizing.
 
 extension LayoutTree {
-    /// Places `node` with its top-leading corner at `origin` (canvas coordinates, before the node's own offset).
-    func place(_ node: LayoutNode, proposal: ProposedSize, size: LayoutSize, at origin: LayoutPoint) throws {
+    /// Places `node` with its top-leading corner at `origin` in `space` (the canvas when nil), before the node's own
+    /// offset or effect.
+    func place(
+        _ node: LayoutNode, proposal: ProposedSize, size: LayoutSize, at origin: LayoutPoint, in space: EffectSpace?
+    ) throws {
         try enter(node)
         defer { recursionDepth -= 1 }
-        var origin = origin
-        if case .offset(let x, let y) = node.kind { origin = Self.finite(origin + LayoutPoint(x: x, y: y)) }
+        let (origin, space) = resolvedPlacement(node, size: size, at: origin, in: space)
         if node.isPlaced && !node.needsPlacement && node.placedProposal == proposal && node.placedSize == size {
-            if node.origin != origin { move(node, to: origin) }
+            if node.origin != origin || node.space !== space { try move(node, to: origin, in: space) }
             return
         }
         let before = node.isPlaced ? rounded(node.frame) : nil
         node.placedProposal = proposal
         node.placedSize = size
         node.origin = origin
+        node.space = space
         node.isPlaced = true
         if rounded(node.frame) != before { changed.append(node.key) }
-        let placements = try childPlacements(node, proposal, size, committing: true)
-        for child in placements {
-            child.node.localOrigin = Self.finite(child.origin)
-            try place(
-                child.node, proposal: child.proposal, size: finiteForPlacement(child.size),
-                at: Self.finite(origin + child.node.localOrigin))
-        }
-        if placements.count != node.children.count { placeLeftovers(node, placements, proposal: proposal, at: origin) }
+        try placeChildren(node)
         node.needsPlacement = false
         node.sizeStale = false
     }
 
+    /// Where a node placed at `origin` in `space` draws: an offset moves it; an effect starts a space of its own,
+    /// whose origin is the node's top-leading corner.
+    @inline(__always)
+    private func resolvedPlacement(_ node: LayoutNode, size: LayoutSize, at origin: LayoutPoint, in space: EffectSpace?)
+        -> (LayoutPoint, EffectSpace?)
+    {
+        switch node.kind {
+        case .offset(let x, let y): return (Self.finite(origin + LayoutPoint(x: x, y: y)), space)
+        case .effect(let effect): return (.zero, effectSpace(node, effect, size: size, at: origin, in: space))
+        default: return (origin, space)
+        }
+    }
+
+    /// The space of an effect node placed at `origin` in `parent`: its old one when nothing changed.
+    private func effectSpace(
+        _ node: LayoutNode, _ effect: GeometryEffect, size: LayoutSize, at origin: LayoutPoint, in parent: EffectSpace?
+    ) -> EffectSpace {
+        let map = effect.transform(in: size)
+        if let old = node.space, old.isSame(parent: parent, origin: origin, effect: map) { return old }
+        return EffectSpace(parent: parent, origin: origin, effect: map, rectilinear: effect.isRectilinear)
+    }
+
+    /// Places a placed node's children where its kind puts them.
+    private func placeChildren(_ node: LayoutNode) throws {
+        let placements = try childPlacements(node, node.placedProposal, node.placedSize, committing: true)
+        for child in placements {
+            child.node.localOrigin = Self.finite(child.origin)
+            try place(
+                child.node, proposal: child.proposal, size: finiteForPlacement(child.size),
+                at: Self.finite(node.origin + child.node.localOrigin), in: node.space)
+        }
+        if placements.count != node.children.count { placeLeftovers(node, placements) }
+    }
+
     /// Children the kind does not lay out: an EmptyView sits at the parent's origin with no size; any other is not
     /// laid out (a leaf's children, a modifier's second child) and has no frame.
-    private func placeLeftovers(
-        _ node: LayoutNode, _ placements: [ChildPlacement], proposal: ProposedSize, at origin: LayoutPoint
-    ) {
+    private func placeLeftovers(_ node: LayoutNode, _ placements: [ChildPlacement]) {
         let placed = Set(placements.map { ObjectIdentifier($0.node) })
         for child in node.children where !placed.contains(ObjectIdentifier(child)) {
             if child.isEmptyView {
                 let before = child.isPlaced ? rounded(child.frame) : nil
-                child.placedProposal = proposal
+                child.placedProposal = node.placedProposal
                 child.placedSize = .zero
-                child.origin = origin
+                child.origin = node.origin
+                child.space = node.space
                 child.localOrigin = .zero
                 child.isPlaced = true
                 child.needsPlacement = false
@@ -56,20 +85,26 @@ extension LayoutTree {
         }
     }
 
-    /// Moves a placed subtree: `node` to `origin`, its descendants after it, each at its parent's origin plus its
-    /// local origin (and its own offset), the same arithmetic as placing it afresh.
-    private func move(_ node: LayoutNode, to origin: LayoutPoint) {
-        var stack = [(node, origin)]
-        while let (current, newOrigin) = stack.popLast() {
+    /// Moves a placed subtree: `node` to `origin` in `space`, its descendants after it, each at its parent's origin
+    /// plus its local origin (and its own offset or effect), the same arithmetic as placing it afresh. A node whose
+    /// children's placement depends on where it is (an effect rounds its content's size to the pixel grid there;
+    /// `ignoresSafeArea` reads its safe-area insets) places them again.
+    private func move(_ node: LayoutNode, to origin: LayoutPoint, in space: EffectSpace?) throws {
+        var stack = [(node, origin, space)]
+        while let (current, newOrigin, newSpace) = stack.popLast() {
             let before = rounded(current.frame)
             current.origin = newOrigin
+            current.space = newSpace
             if rounded(current.frame) != before { changed.append(current.key) }
-            for child in current.children where child.isPlaced {
-                var childOrigin = Self.finite(newOrigin + child.localOrigin)
-                if case .offset(let x, let y) = child.kind {
-                    childOrigin = Self.finite(childOrigin + LayoutPoint(x: x, y: y))
+            switch current.kind {
+            case .effect, .ignoresSafeArea:
+                try placeChildren(current)
+            default:
+                for child in current.children where child.isPlaced {
+                    let (childOrigin, childSpace) = resolvedPlacement(
+                        child, size: child.placedSize, at: Self.finite(newOrigin + child.localOrigin), in: newSpace)
+                    stack.append((child, childOrigin, childSpace))
                 }
-                stack.append((child, childOrigin))
             }
         }
     }
@@ -140,6 +175,32 @@ extension LayoutTree {
         case .offset:
             guard let child = node.firstChild else { return [] }
             return [ChildPlacement(node: child, proposal: p, size: try size(child, p), origin: .zero)]
+        case .effect:
+            guard let child = node.firstChild else { return [] }
+            let size = try size(child, p)
+            guard committing, let space = node.space else {
+                return [ChildPlacement(node: child, proposal: p, size: size, origin: .zero)]
+            }
+            // The content is placed at the effect's size rounded to the pixel grid where the effect stands
+            // (OpenSwiftUI `RoundedSize`), proposed what the effect was.
+            let placed = PixelRounding.rounded(
+                LayoutRect(origin: space.origin, size: s), pixelLength: canvas.pixelLength)
+            return [ChildPlacement(node: child, proposal: p, size: placed.size, origin: .zero)]
+        case .ignoresSafeArea(let edges):
+            guard let child = node.firstChild else { return [] }
+            guard committing else {
+                return [ChildPlacement(node: child, proposal: p, size: try size(child, p), origin: .zero)]
+            }
+            // OpenSwiftUI `_SafeAreaRegionsIgnoringLayout.placement`: the proposal grown by the insets on `edges`,
+            // the child's top-leading corner moved out by them.
+            let insets = safeAreaInsets(at: node.origin, in: node.space, size: s).on(edges)
+            let proposal = p.inset(by: EdgeInsets(
+                top: -insets.top, leading: -insets.leading, bottom: -insets.bottom, trailing: -insets.trailing))
+            return [
+                ChildPlacement(
+                    node: child, proposal: proposal, size: try size(child, proposal),
+                    origin: LayoutPoint(x: -insets.leading, y: -insets.top))
+            ]
         case .position(let x, let y):
             guard let child = node.firstChild else { return [] }
             let proposal = ProposedSize(s)

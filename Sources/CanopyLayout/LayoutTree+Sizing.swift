@@ -51,7 +51,7 @@ extension LayoutTree {
             let child = try childSize(node, p.inset(by: insets))
             return LayoutSize(
                 width: max(0, child.width + insets.horizontal), height: max(0, child.height + insets.vertical))
-        case .background, .overlay, .layoutPriority, .offset:
+        case .background, .overlay, .layoutPriority, .offset, .effect, .ignoresSafeArea:
             return try childSize(node, p)
         case .fixedSize(let horizontal, let vertical):
             return try childSize(
@@ -148,7 +148,8 @@ extension LayoutTree {
     }
 
     /// The layout priority a stack or ZStack reads from a child: `layoutPriority`'s value, passed up through the
-    /// modifiers that pass it (fixedSize, background, overlay, offset, a Button); a Spacer's is −∞
+    /// modifiers that pass it (fixedSize, background, overlay, offset, a scale or rotation effect, a Button); a
+    /// Spacer's is −∞
     /// (OpenSwiftUI's SpacerLayoutComputer), so the stack sizes its siblings first; other modifiers and containers
     /// report 0 (UnaryLayout's default).
     func priority(of node: LayoutNode) -> Double {
@@ -157,7 +158,7 @@ extension LayoutTree {
             switch current.kind {
             case .layoutPriority(let value): return value.isNaN ? 0 : value
             case .spacer: return -.infinity
-            case .fixedSize, .background, .overlay, .offset, .button:
+            case .fixedSize, .background, .overlay, .offset, .effect, .button:
                 guard let child = current.firstChild else { return 0 }
                 current = child
             default: return 0

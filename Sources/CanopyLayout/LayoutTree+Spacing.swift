@@ -12,7 +12,8 @@ extension LayoutTree {
 
     private func computeSpacing(_ node: LayoutNode) -> ViewSpacing {
         switch node.kind {
-        case .empty, .shape, .text, .control, .geometryReader, .scrollView, .position:
+        case .empty, .shape, .text, .control, .geometryReader, .scrollView, .position, .ignoresSafeArea:
+            // `ignoresSafeArea`: a position-aware unary layout, whose engine has LayoutEngine's default `Spacing()`.
             return .standard
         case .spacer:
             return node.orientation.map { ViewSpacing.spacer(along: $0) } ?? .zero
@@ -52,7 +53,7 @@ extension LayoutTree {
             if insets.bottom != 0 { spacing.bottom = nil }
             if insets.trailing != 0 { spacing.trailing = nil }
             return spacing
-        case .background, .overlay, .fixedSize, .layoutPriority, .offset, .aspectRatio, .button:
+        case .background, .overlay, .fixedSize, .layoutPriority, .offset, .effect, .aspectRatio, .button:
             return node.firstChild.map { viewSpacing(of: $0) } ?? .standard
         }
     }

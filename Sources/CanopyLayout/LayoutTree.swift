@@ -51,6 +51,11 @@ public final class LayoutTree {
                     node.sizeStale = true
                     node.needsPlacement = true
                 }
+            } else {
+                // What a view ignoring the safe area extends by depends on the canvas's edges, wherever it is.
+                for node in nodes.values {
+                    if case .ignoresSafeArea = node.kind { invalidatePlacement(node) }
+                }
             }
             root?.needsPlacement = true
         }
@@ -90,6 +95,12 @@ public final class LayoutTree {
         // key names it: no lookup, cycle or duplicate check is needed.
         if node.children.count == childKeys.count && zip(node.children, childKeys).allSatisfy({ $0.key == $1 }) {
             guard node.kind != kind else { return }
+            if Self.differOnlyInPlacement(node.kind, kind) {
+                // Sizes, spacing, priority and baselines are the child's (or fixed): only placement changes.
+                node.kind = kind
+                invalidatePlacement(node)
+                return
+            }
             node.kind = kind
             invalidateSize(node)
             propagateContext(from: node)
@@ -136,6 +147,15 @@ public final class LayoutTree {
         invalidateSize(node)
         propagateContext(from: node)
         checkInvariants(around: node)
+    }
+
+    /// Two kinds that lay out alike and differ only in where they put their child or how they draw it: an offset's
+    /// values, an effect's, the edges a view ignores the safe area on.
+    static func differOnlyInPlacement(_ a: LayoutKind, _ b: LayoutKind) -> Bool {
+        switch (a, b) {
+        case (.offset, .offset), (.effect, .effect), (.ignoresSafeArea, .ignoresSafeArea): return true
+        default: return false
+        }
     }
 
     /// Removes a node no longer shown, with its caches; its children stay declared, detached.
@@ -245,7 +265,7 @@ public final class LayoutTree {
             x: insets.leading + (available.width - size.width) / 2, y: insets.top + (available.height - size.height) / 2
         )
         root.localOrigin = origin
-        try place(root, proposal: proposal, size: size, at: origin)
+        try place(root, proposal: proposal, size: size, at: origin, in: nil)
         return changed
     }
 
@@ -324,7 +344,8 @@ public final class LayoutTree {
         case .stack(let axis, _, _): axis
         case .scrollView(let horizontal, let vertical): vertical ? .vertical : (horizontal ? .horizontal : nil)
         case .background, .overlay: childIndex == 0 ? node.orientation : nil
-        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .position, .aspectRatio, .button:
+        case .frame, .flexibleFrame, .padding, .fixedSize, .layoutPriority, .offset, .position, .aspectRatio, .button,
+            .effect, .ignoresSafeArea:
             node.orientation
         case .empty, .shape, .text, .control, .spacer, .zstack, .geometryReader, .custom: nil
         }
@@ -344,6 +365,10 @@ public final class LayoutTree {
 
     static func finite(_ point: LayoutPoint) -> LayoutPoint {
         LayoutPoint(x: finite(point.x), y: finite(point.y))
+    }
+
+    static func finite(_ rect: LayoutRect) -> LayoutRect {
+        LayoutRect(x: finite(rect.x), y: finite(rect.y), width: finite(rect.width), height: finite(rect.height))
     }
 
     /// One level deeper into the tree; past `maxDepth` levels, layout stops with `LayoutError.tooDeep`.

@@ -20,7 +20,8 @@ struct RandomTree {
     var declarations: [String: (kind: LayoutKind, children: [String])] = [:]
     var root = ""
     var scrollOffsets: [String: LayoutPoint] = [:]
-    var canvas = LayoutTree.Canvas(width: 393, height: 852)
+    var canvas = LayoutTree.Canvas(
+        width: 393, height: 852, safeArea: EdgeInsets(top: 59, leading: 0, bottom: 34, trailing: 0))
     private var next = 0
 
     init(rng: inout SplitMix64) {
@@ -42,6 +43,10 @@ struct RandomTree {
         Alignment(
             horizontal: [.leading, .center, .trailing].randomElement(using: &rng)!,
             vertical: [.top, .center, .bottom, .firstTextBaseline, .lastTextBaseline].randomElement(using: &rng)!)
+    }
+
+    static func unitPoint(_ rng: inout SplitMix64) -> UnitPoint {
+        [UnitPoint.center, .topLeading, .bottomTrailing, .top, UnitPoint(x: 0.25, y: 0.75)].randomElement(using: &rng)!
     }
 
     static func length(_ rng: inout SplitMix64, _ range: ClosedRange<Double> = 0...300) -> Double? {
@@ -76,7 +81,7 @@ struct RandomTree {
                     alignment: alignment(&rng))
             }
         case .unary:
-            switch Int.random(in: 0..<10, using: &rng) {
+            switch Int.random(in: 0..<13, using: &rng) {
             case 0: return .frame(width: length(&rng), height: length(&rng), alignment: alignment(&rng))
             case 1:
                 return .flexibleFrame(
@@ -102,6 +107,18 @@ struct RandomTree {
                     Bool.random(using: &rng) ? nil : Double(Int.random(in: 1...8, using: &rng)) / 4,
                     fill: Bool.random(using: &rng))
             case 8: return .scrollView(horizontal: Bool.random(using: &rng), vertical: Bool.random(using: &rng))
+            case 9:
+                let scales = [-1, 0, 1.0 / 3, 0.5, 1, 1.5, 2]
+                return .effect(
+                    .scale(
+                        x: scales.randomElement(using: &rng)!, y: scales.randomElement(using: &rng)!,
+                        anchor: unitPoint(&rng)))
+            case 10:
+                let degrees = [0.0, 90, 180, -90, 30, 45, 17.5].randomElement(using: &rng)!
+                return .effect(.rotation(radians: degrees * (.pi / 180), anchor: unitPoint(&rng)))
+            case 11:
+                return .ignoresSafeArea(
+                    [Edges.all, .top, .bottom, .horizontal, [.top, .leading]].randomElement(using: &rng)!)
             default: return .button
             }
         }
@@ -183,9 +200,17 @@ struct RandomTree {
                 x: Double(Int.random(in: -20...400, using: &rng)), y: Double(Int.random(in: -20...900, using: &rng)))
             tree.setScrollOffset(scroll, offset)
         default:
+            let safeArea =
+                Bool.random(using: &rng)
+                ? EdgeInsets.zero
+                : EdgeInsets(
+                    top: Double(Int.random(in: 0...60, using: &rng)),
+                    leading: Double(Int.random(in: 0...20, using: &rng)),
+                    bottom: Double(Int.random(in: 0...40, using: &rng)), trailing: 0)
             canvas = LayoutTree.Canvas(
                 width: Double(Int.random(in: 100...900, using: &rng)),
-                height: Double(Int.random(in: 100...900, using: &rng)))
+                height: Double(Int.random(in: 100...900, using: &rng)), safeArea: safeArea,
+                scale: Double(Int.random(in: 1...3, using: &rng)))
             tree.canvas = canvas
         }
     }
@@ -229,6 +254,16 @@ struct RandomTree {
             for key in model.reachable {
                 #expect(tree.unroundedFrame(of: key) == fresh.unroundedFrame(of: key), "seed \(seed) key \(key)")
                 #expect(tree.proposal(of: key) == fresh.proposal(of: key), "seed \(seed) key \(key)")
+                // What a GeometryProxy would read there: its frame in the canvas and in the root's space, its
+                // safe-area insets.
+                let bounds = LayoutRect(origin: .zero, size: tree.size(of: key) ?? .zero)
+                #expect(
+                    tree.convert(bounds, from: key, to: nil) == fresh.convert(bounds, from: key, to: nil),
+                    "seed \(seed) key \(key)")
+                #expect(
+                    tree.convert(bounds, from: key, to: model.root) == fresh.convert(bounds, from: key, to: model.root),
+                    "seed \(seed) key \(key)")
+                #expect(tree.safeAreaInsets(of: key) == fresh.safeAreaInsets(of: key), "seed \(seed) key \(key)")
             }
         }
     }
@@ -245,8 +280,11 @@ struct RandomTree {
             let finite = [frame.x, frame.y, frame.width, frame.height].allSatisfy { $0.isFinite }
             #expect(finite)
             #expect(frame.width >= 0 && frame.height >= 0)
+            // (A stack inside an effect is placed at its size rounded to the pixel grid: its children do not tile
+            // that.)
             guard case .stack(let axis, _, _) = node.kind,
-                node.placedProposal[axis.other] != nil, node.placedProposal[axis] != nil
+                node.placedProposal[axis.other] != nil, node.placedProposal[axis] != nil,
+                node.sizes.lookup(node.placedProposal) == node.placedSize
             else { continue }
             let children = node.children.filter { !$0.isEmptyView }
             guard !children.isEmpty,
