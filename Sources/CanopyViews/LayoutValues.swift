@@ -128,6 +128,36 @@ enum LayoutValues {
         return e
     }
 
+    /// An edge set as the layout's `Edges` (`.all`, `.top`, `[.top, .leading]`, `.horizontal`, `[]`).
+    static func edgeSet(_ v: Value) -> Edges? {
+        guard let e = edges(v) else { return nil }
+        var set: Edges = []
+        if e.top { set.insert(.top) }
+        if e.leading { set.insert(.leading) }
+        if e.bottom { set.insert(.bottom) }
+        if e.trailing { set.insert(.trailing) }
+        return set
+    }
+
+    /// A `UnitPoint`: a `UnitPoint` value, or the name of one of its static members.
+    static func unitPoint(_ v: Value?) -> UnitPoint? {
+        guard let v else { return nil }
+        if let n = numbers(v), n.count == 2 { return UnitPoint(x: n[0], y: n[1]) }
+        guard case .string(let s) = v.unboxed else { return nil }
+        switch s {
+        case "zero", "topLeading": return .topLeading
+        case "top": return .top
+        case "topTrailing": return .topTrailing
+        case "leading": return .leading
+        case "center": return .center
+        case "trailing": return .trailing
+        case "bottomLeading": return .bottomLeading
+        case "bottom": return .bottom
+        case "bottomTrailing": return .bottomTrailing
+        default: return nil
+        }
+    }
+
     /// The numbers of a record by field position (`CGSize`, `CGPoint`, `EdgeInsets`).
     static func numbers(_ v: Value) -> [Double]? {
         guard case .record(_, let f) = v.unboxed else { return nil }
@@ -187,6 +217,29 @@ enum LayoutValues {
             var fill = false
             if case .string("fill")? = mode?.unboxed { fill = true }
             return .aspectRatio(ratio, fill: fill)
+        case "scaleEffect":
+            // `scaleEffect(2)`, `scaleEffect(CGSize)`, `scaleEffect(x:y:)`, each with `anchor:` (default .center).
+            let anchor = unitPoint(arg("anchor")) ?? .center
+            if let first = arg("_0") {
+                if let s = numbers(first), s.count == 2 { return .effect(.scale(x: s[0], y: s[1], anchor: anchor)) }
+                guard let k = number(first) else { return nil }
+                return .effect(.scale(x: k, y: k, anchor: anchor))
+            }
+            return .effect(.scale(x: number(arg("x")) ?? 1, y: number(arg("y")) ?? 1, anchor: anchor))
+        case "rotationEffect":
+            // An `Angle` is a record of its radians.
+            guard let angle = arg("_0").flatMap(numbers), angle.count == 1 else { return nil }
+            return .effect(.rotation(radians: angle[0], anchor: unitPoint(arg("anchor")) ?? .center))
+        case "ignoresSafeArea":
+            // `ignoresSafeArea(_ regions: = .all, edges: = .all)`: the keyboard's region alone ignores nothing here
+            // (there is no keyboard), but the view still lays out as SwiftUI's ignoring layout.
+            let edges = arg("edges").flatMap(edgeSet) ?? .all
+            if let regions = arg("_0").flatMap(memberNames), !regions.contains("all"), !regions.contains("container") {
+                return .ignoresSafeArea([])
+            }
+            return .ignoresSafeArea(edges)
+        case "edgesIgnoringSafeArea":
+            return .ignoresSafeArea(arg("_0").flatMap(edgeSet) ?? .all)
         case "scaledToFit": return .aspectRatio(nil, fill: false)
         case "scaledToFill": return .aspectRatio(nil, fill: true)
         default: return nil

@@ -45,7 +45,16 @@ extension ProgramLayout {
             case .attached(let name, _, let args):
                 guard attachedIndex < node.attached.count else { continue }
                 let alignment = args.first { $0.0 == "alignment" }.flatMap { LayoutValues.alignment($0.1) } ?? .center
-                let second = secondary(node.attached[attachedIndex], inherited, alignment, wrapped)
+                var second = secondary(node.attached[attachedIndex], inherited, alignment, wrapped)
+                if let edges = args.first(where: { $0.0 == "ignoresSafeAreaEdges" }).flatMap({ LayoutValues.edgeSet($0.1) }),
+                    !edges.isEmpty
+                {
+                    // A shape style's layer grows into the safe area the view reaches (SwiftUI's
+                    // `background(_:ignoresSafeAreaEdges:)`, OpenSwiftUI `_BackgroundStyleModifier`).
+                    let layer = wrapped + "$style"
+                    set(layer, .ignoresSafeArea(edges), [second])
+                    second = layer
+                }
                 attachedIndex += 1
                 set(wrapped, name == "overlay" ? .overlay(alignment) : .background(alignment), [key, second])
                 b.modifiers.append((i, wrapped))

@@ -14,8 +14,9 @@ final class ProgramLayout {
     private(set) var boxes: [String: NodeBoxes] = [:]
     /// The nodes each box is the wire frame or a modifier box of.
     private var nodesByBox: [String: [String]] = [:]
-    /// The box a `.coordinateSpace(name:)` names, by the JSON of its name.
-    private(set) var spaces: [String: String] = [:]
+    /// The names (JSON) of the coordinate spaces each box is, by box: `.coordinateSpace(name:)` names the box of
+    /// the view with the modifiers inside it.
+    private var spaceNames: [String: [String]] = [:]
     /// The box an `anchorPreference` measures, by node and modifier index (`node#3`).
     private(set) var anchorBoxes: [String: String] = [:]
     /// A name's JSON, as `GeometrySpace.named` holds it.
@@ -197,7 +198,7 @@ final class ProgramLayout {
         clearBoxes(node)
         boxes[node] = b
         for box in b.allBoxes { nodesByBox[box, default: []].append(node) }
-        for (name, box) in b.spaces { spaces[name] = box }
+        for (name, box) in b.spaces { spaceNames[box, default: []].append(name) }
         for (anchor, box) in b.anchors { anchorBoxes[anchor] = box }
     }
 
@@ -208,7 +209,11 @@ final class ProgramLayout {
             nodesByBox[box]?.removeAll { $0 == node }
             if nodesByBox[box]?.isEmpty == true { nodesByBox[box] = nil }
         }
-        for (name, box) in old.spaces where spaces[name] == box { spaces[name] = nil }
+        for (name, box) in old.spaces {
+            guard let i = spaceNames[box]?.firstIndex(of: name) else { continue }
+            spaceNames[box]?.remove(at: i)
+            if spaceNames[box]?.isEmpty == true { spaceNames[box] = nil }
+        }
         for (anchor, _) in old.anchors { anchorBoxes[anchor] = nil }
     }
 
@@ -290,29 +295,58 @@ final class ProgramLayout {
 
     // MARK: Geometry
 
-    /// A view's own box in a coordinate space (a name no view declares is the canvas, as in SwiftUI).
-    /// Unrounded, as a GeometryProxy reports it (the drawn frames on the wire are rounded to the pixel grid).
+    /// A view's own box in a coordinate space, as a GeometryProxy reports it: unrounded (the drawn frames on the wire
+    /// are rounded to the pixel grid), through the offsets and effects around it, the bounding box of its corners
+    /// (SwiftUI's ViewTransform). A named space is the nearest view around the box that declares the name; a name
+    /// no view around it declares is the canvas, as in SwiftUI.
     func frame(of node: String, in space: GeometrySpace) -> GeometryRect {
-        guard let r = tree.unroundedFrame(of: node) else { return GeometryRect() }
+        guard let size = tree.size(of: node) else { return GeometryRect() }
+        let bounds = LayoutRect(origin: .zero, size: size)
+        let r: LayoutRect?
         switch space {
-        case .global: return GeometryRect(x: r.x, y: r.y, width: r.width, height: r.height)
-        case .local: return GeometryRect(x: 0, y: 0, width: r.width, height: r.height)
+        case .local: return GeometryRect(x: 0, y: 0, width: size.width, height: size.height)
+        case .global: r = tree.convert(bounds, from: node, to: nil)
         case .named(let name):
-            guard let key = spaces[name], let s = tree.unroundedFrame(of: key) else {
-                return GeometryRect(x: r.x, y: r.y, width: r.width, height: r.height)
-            }
-            return GeometryRect(x: r.x - s.x, y: r.y - s.y, width: r.width, height: r.height)
+            let box = spaceNames.isEmpty ? nil : tree.nearest(from: node) { self.spaceNames[$0]?.contains(name) == true }
+            r = tree.convert(bounds, from: node, to: box)
         }
+        return r.map { GeometryRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } ?? GeometryRect()
     }
 
-    /// The safe area a view's box overlaps (leading in x, top in y, trailing in width, bottom in height).
+    /// The safe-area insets of a view's box (leading in x, top in y, trailing in width, bottom in height): per edge,
+    /// how far the canvas's edge is when the box reaches the safe area's edge (docs/layout.md).
     func safeAreaInsets(of node: String) -> GeometryRect {
-        guard let r = tree.unroundedFrame(of: node) else { return GeometryRect() }
-        let c = canvasSpec
-        return GeometryRect(
-            x: max(0, c.safeArea.leading - r.x), y: max(0, c.safeArea.top - r.y),
-            width: max(0, r.x + r.width - (c.width - c.safeArea.trailing)),
-            height: max(0, r.y + r.height - (c.height - c.safeArea.bottom)))
+        guard let i = tree.safeAreaInsets(of: node) else { return GeometryRect() }
+        return GeometryRect(x: i.leading, y: i.top, width: i.trailing, height: i.bottom)
+    }
+
+    /// A rect (or point) in canvas coordinates, an anchor, in the coordinates of a view's box.
+    func resolve(_ rect: GeometryRect, in node: String, point: Bool) -> GeometryRect {
+        if point {
+            let p = tree.convertFromCanvas(LayoutPoint(x: rect.x, y: rect.y), to: node) ?? LayoutPoint(x: rect.x, y: rect.y)
+            return GeometryRect(x: p.x, y: p.y, width: 0, height: 0)
+        }
+        let r =
+            tree.convertFromCanvas(LayoutRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height), to: node)
+        return r.map { GeometryRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } ?? rect
+    }
+
+    /// A unit point of a view's box in canvas coordinates (an `Anchor<CGPoint>` made), as a zero-size rect.
+    func point(of node: String, unit x: Double, _ y: Double) -> GeometryRect {
+        guard let size = tree.size(of: node),
+            let p = tree.convert(LayoutPoint(x: x * size.width, y: y * size.height), from: node, to: nil)
+        else { return GeometryRect() }
+        return GeometryRect(x: p.x, y: p.y, width: 0, height: 0)
+    }
+
+    /// The answer to a geometry question now.
+    func answer(_ question: GeometryQuestion, of node: String) -> GeometryRect {
+        switch question {
+        case .frame(let space): return frame(of: node, in: space)
+        case .insets: return safeAreaInsets(of: node)
+        case .point(let x, let y): return point(of: node, unit: x, y)
+        case .resolve(let rect, let isPoint): return resolve(rect, in: node, point: isPoint)
+        }
     }
 }
 

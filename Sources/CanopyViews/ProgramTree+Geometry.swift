@@ -2,12 +2,25 @@ import CanopyCore
 import CanopyLayout
 import CanopyScript
 
-/// A question a body asked the layout (`proxy.size`, `proxy.frame(in:)`, an anchor) and the answer it got: after
-/// each layout the question is asked again, and a different answer runs that body again (LAYOUT.md §1).
+/// A question a body asked the layout (`proxy.size`, `proxy.frame(in:)`, `proxy.safeAreaInsets`, an anchor made or
+/// resolved) and the answer it got: after each layout the question is asked again, and a different answer runs that
+/// body again (LAYOUT.md §1).
 struct GeometryRead {
     var node: String
-    var space: GeometrySpace
+    var question: GeometryQuestion
     var answer: GeometryRect
+}
+
+/// What a body can ask about a view's box.
+enum GeometryQuestion: Equatable {
+    /// Its frame in a space.
+    case frame(GeometrySpace)
+    /// Its safe-area insets.
+    case insets
+    /// A unit point of it in canvas coordinates (an `Anchor<CGPoint>` made).
+    case point(x: Double, y: Double)
+    /// A canvas rect or point in its coordinates (an anchor resolved by its proxy).
+    case resolve(GeometryRect, point: Bool)
 }
 
 /// Geometry as programs see it, and the layout rounds of a transaction.
@@ -17,13 +30,22 @@ extension ProgramTree: GeometryHost {
     static let maxLayoutPasses = 16
 
     func geometryFrame(of node: String, in space: GeometrySpace) -> GeometryRect {
-        let answer = layout.frame(of: node, in: space)
-        current?.geometryReads.append(GeometryRead(node: node, space: space, answer: answer))
-        return answer
+        ask(.frame(space), of: node)
     }
 
     func geometryInsets(of node: String) -> GeometryRect {
-        layout.safeAreaInsets(of: node)
+        ask(.insets, of: node)
+    }
+
+    func geometryResolve(of node: String, _ rect: GeometryRect, point: Bool) -> GeometryRect {
+        ask(.resolve(rect, point: point), of: node)
+    }
+
+    /// Answers a question of the running body, and records it.
+    func ask(_ question: GeometryQuestion, of node: String) -> GeometryRect {
+        let answer = layout.answer(question, of: node)
+        current?.geometryReads.append(GeometryRead(node: node, question: question, answer: answer))
+        return answer
     }
 
     /// Lays the tree out and runs again the bodies whose geometry changed, until nothing changes (at most
@@ -51,7 +73,7 @@ extension ProgramTree: GeometryHost {
     /// Marks dirty every instance whose geometry questions now have other answers.
     func markGeometryReaders() {
         for inst in geometryReaders.values where !inst.isDirty && instances[inst.id] === inst {
-            for read in inst.geometryReads where layout.frame(of: read.node, in: read.space) != read.answer {
+            for read in inst.geometryReads where layout.answer(read.question, of: read.node) != read.answer {
                 markDirty(inst, because: "geometry")
                 break
             }
@@ -97,12 +119,11 @@ extension ProgramTree {
     func anchorValue(_ source: Value, owner: String, index: Int) throws(ScriptFault) -> Value {
         guard let anchor = program.type(named: "Anchor") else { throw ScriptFault(.runtime, "Anchor is missing", at: .unknown) }
         let box = layout.anchorBoxes["\(owner)#\(index)"] ?? owner
-        let r = geometryFrame(of: box, in: .global)
         let ux: Double
         let uy: Double
         switch source.unboxed {
         case .string("bounds"):
-            return .record(anchor.id, [try machine.makeRect(r), .bool(false)])
+            return .record(anchor.id, [try machine.makeRect(geometryFrame(of: box, in: .global)), .bool(false)])
         case .string(let name):
             guard let point = Self.unitPoints[name] else {
                 throw ScriptFault(.runtime, "anchorPreference: unknown anchor source .\(name)", at: .unknown)
@@ -115,7 +136,9 @@ extension ProgramTree {
         default:
             throw ScriptFault(.runtime, "anchorPreference: expected .bounds or a unit point such as .center", at: .unknown)
         }
-        let point = GeometryRect(x: r.x + ux * r.width, y: r.y + uy * r.height, width: 0, height: 0)
+        // The unit point of the box carried to the canvas (through the effects around it: a point, not the
+        // bounding box's corner).
+        let point = ask(.point(x: ux, y: uy), of: box)
         return .record(anchor.id, [try machine.makeRect(point), .bool(true)])
     }
 

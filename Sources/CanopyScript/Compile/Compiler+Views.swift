@@ -157,6 +157,7 @@ extension Compiler {
         case "background", "overlay":
             var content: Expr?
             var isClosure = false
+            var isStyle = false
             var shape: Expr?
             var rest: [(String, Expr)] = []
             for a in args {
@@ -168,8 +169,10 @@ extension Compiler {
                         // A shape style (`.background(.blue)`, `.background(.red.opacity(0.2))`) fills the view's
                         // bounds as a colour does.
                         content = expr(a.expr, expected: .opaque("Color"))
+                        isStyle = true
                     } else {
                         content = viewOperand(a.expr)
+                        isStyle = isColor(a.expr)
                     }
                 } else if a.label == "in" {
                     shape = viewOperand(a.expr)
@@ -187,6 +190,14 @@ extension Compiler {
             // A `@ViewBuilder` closure (`.overlay(alignment: .top) { … }`) makes its views when it runs.
             if !isClosure, isNeverAView(content.type) {
                 return bad(node, "\(n) needs a view; a value of type '\(program.name(of: content.type))' is not one")
+            }
+            // A shape style alone (`.background(.blue)`, `.background(Color.red)`: Color is a ShapeStyle, and the
+            // view form is disfavoured) is SwiftUI's `background(_:ignoresSafeAreaEdges: .all)`: the layer grows into
+            // the safe area the view reaches. The layout reads the edges from this argument.
+            let styleForm = !isClosure && shape == nil && !rest.contains { $0.0 == "alignment" }
+                && (isStyle || content.type == .opaque("Color"))
+            if styleForm, !rest.contains(where: { $0.0 == "ignoresSafeAreaEdges" }) {
+                rest.append(("ignoresSafeAreaEdges", LiteralExpr(at, .string("all"), .unknown)))
             }
             return ModifierExpr(at, base: receiver, .attached(kind: n, view: content, args: rest))
         case "environment":
@@ -254,6 +265,8 @@ extension Compiler {
             }
             let value = args[0].label == "name" ? expr(args[0].expr, expected: nil) : expr(args[0].expr, expected: .named(space.id))
             return ModifierExpr(at, base: receiver, .other(name: "coordinateSpace", args: [(args[0].label ?? "_0", value)]))
+        case "rotation3DEffect", "projectionEffect", "transformEffect":
+            return bad(node, "'\(n)' is not part of Canopy's Swift subset yet: frames read through a 3D, projective or arbitrary affine transform are not modelled, so they would differ from SwiftUI's; use scaleEffect, rotationEffect or offset")
         case "alignmentGuide":
             return bad(node, "'alignmentGuide' is not part of Canopy's Swift subset yet: its closure does not run in layout, so the views would not line up as in SwiftUI; use frame(alignment:), padding or offset")
         case "safeAreaInset", "safeAreaPadding":
@@ -315,10 +328,37 @@ extension Compiler {
             ("layoutPriority", "_0"):
             return .double
         case ("offset", "_0"): return named("CGSize")
+        case ("scaleEffect", "_0"): return implicitInit || isCGSize(e) ? named("CGSize") : .double
+        case ("scaleEffect", "x"), ("scaleEffect", "y"): return .double
+        case ("rotationEffect", "_0"): return named("Angle")
+        case ("scaleEffect", "anchor"), ("rotationEffect", "anchor"): return named("UnitPoint")
         case ("position", "_0"): return named("CGPoint")
         case ("aspectRatio", "_0"): return implicitInit ? named("CGSize") : .optional(.double)
         default: return nil
         }
+    }
+
+    /// A `Color` written as one: `Color.red`, `Color(red:green:blue:)`, either with `.opacity(…)` (Color's own, which
+    /// returns a Color).
+    func isColor(_ e: ExprSyntax) -> Bool {
+        var current = e
+        while let call = current.as(FunctionCallExprSyntax.self), let m = call.calledExpression.as(MemberAccessExprSyntax.self),
+            let base = m.base, m.declName.baseName.text == "opacity"
+        {
+            current = base
+        }
+        if let call = current.as(FunctionCallExprSyntax.self) { return call.calledExpression.trimmedDescription == "Color" }
+        if let m = current.as(MemberAccessExprSyntax.self) { return m.base?.trimmedDescription == "Color" }
+        return false
+    }
+
+    /// `CGSize(…)` or a name of a `CGSize`: `scaleEffect`'s size form rather than its number.
+    func isCGSize(_ e: ExprSyntax) -> Bool {
+        if let call = e.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "CGSize" { return true }
+        guard e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self),
+            let size = program.type(named: "CGSize")
+        else { return false }
+        return expr(e, expected: nil).type == .named(size.id)
     }
 
     /// `.init(…)`: an initializer whose type the context gives.

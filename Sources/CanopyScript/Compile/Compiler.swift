@@ -67,7 +67,7 @@ package final class Compiler {
         let prelude = parse(Prelude.source, prelude: true)
         let foundation = FoundationPrelude.isNeeded(by: program.source) ? parse(FoundationPrelude.source, prelude: true) : nil
         let strings = StringIndexPrelude.isNeeded(by: program.source) ? parse(StringIndexPrelude.source, prelude: true) : nil
-        let geometry = GeometryPrelude.isNeeded(by: program.source) ? parse(GeometryPrelude.source, prelude: true) : nil
+        let geometry = GeometryPrelude.isNeeded(by: program.source) ? parse(GeometryPrelude.source(for: program.source), prelude: true) : nil
         let layouts = LayoutPrelude.isNeeded(by: program.source) ? parse(LayoutPrelude.source, prelude: true) : nil
         let user = parse(program.source, prelude: false)
         guard let prelude, let user else { return }

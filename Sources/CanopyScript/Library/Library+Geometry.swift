@@ -36,9 +36,9 @@ extension Library {
             let node = try m.string(args[0])
             guard case .record(_, let f) = args[1].unboxed, f.count == 2 else { throw m.fault("expected an Anchor") }
             let rect = try m.rectFields(f[0])
-            let origin = m.geometry?.geometryFrame(of: node, in: .global) ?? GeometryRect()
-            let local = GeometryRect(x: rect.x - origin.x, y: rect.y - origin.y, width: rect.width, height: rect.height)
-            if try m.truth(f[1], at: m.site) { return try m.makePoint(local.x, local.y) }
+            let point = try m.truth(f[1], at: m.site)
+            let local = m.geometry?.geometryResolve(of: node, rect, point: point) ?? rect
+            if point { return try m.makePoint(local.x, local.y) }
             return try m.makeRect(local)
         }
     }
@@ -74,6 +74,8 @@ package enum GeometrySpace: Hashable, Sendable {
 package protocol GeometryHost: AnyObject {
     func geometryFrame(of node: String, in space: GeometrySpace) -> GeometryRect
     func geometryInsets(of node: String) -> GeometryRect
+    /// An anchor's rect (or point, a zero-size rect) in canvas coordinates, in the coordinates of `node`'s box.
+    func geometryResolve(of node: String, _ rect: GeometryRect, point: Bool) -> GeometryRect
 }
 
 extension Machine {
