@@ -134,6 +134,15 @@ let iPhoneSafeArea = EdgeInsets(top: 59, leading: 0, bottom: 34, trailing: 0)
         #expect(b.global(reader, in: "nowhere") == rect(160, 85, 20, 40))
     }
 
+    @Test func cornersGoThroughEveryEffectBeforeTheBoundingBox() throws {
+        // 30° inside 15° is 45°: a 20 × 20 square around (100, 100) spans 20√2 — not the box of the 30° box turned.
+        let b = TreeBuilder(width: 200, height: 200)
+        let reader = b.reader()
+        try b.layout(b.rotation(b.rotation(b.background(b.box(20, 20), reader), degrees: 30), degrees: 15))
+        let side = 20 * 2.0.squareRoot()
+        #expect(close(b.global(reader), rect(100 - side / 2, 100 - side / 2, side, side)))
+    }
+
     @Test func aBoxIsAskedAboutOutsideItsOwnEffect() throws {
         // `.scaleEffect(2).anchorPreference(…)`, `.offset(x: 10).coordinateSpace(name:)`: the box before its own
         // effect or offset.

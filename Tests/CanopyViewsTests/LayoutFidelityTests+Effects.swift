@@ -71,6 +71,15 @@ extension LayoutFidelityTests {
             """, ["box": [100 - side / 2, 100 - side / 2, side, side]])
     }
 
+    @Test func cornersGoThroughEveryEffectBeforeTheBoundingBox() throws {
+        // 30° inside 15° is a 45° turn: a 20 × 20 square around (100, 100) spans 20√2 (ViewTransform maps the
+        // corners through every step, then takes their bounding box).
+        let side = 20 * 2.0.squareRoot()
+        try Self.check("""
+            Color.red.frame(width: 20, height: 20).measure("box").rotationEffect(.degrees(30)).rotationEffect(.degrees(15))
+            """, ["box": [100 - side / 2, 100 - side / 2, side, side]])
+    }
+
     @Test func nestedEffectsAndNamedSpacesCompose() throws {
         // box.rotationEffect(90°).offset(x: 30).scaleEffect(2, anchor: .topLeading), 20 × 10 at (90, 95) in
         // 200 × 200. The scale maps (x, y) ↦ (2x + 90, 2y + 95); the offset puts the rotation at (30, 0) in it; the
