@@ -32,8 +32,10 @@ final class ProgramLayout {
     private var declaredNow: Set<String> = []
     private var touched: Set<String> = []
     private var removals: Set<String> = []
-    /// The layout changed without a frame changing (a rebuild): geometry questions are checked anyway.
+    /// The layout changed without a frame changing (a rebuild, a new canvas, whose safe area a view's insets read):
+    /// geometry questions are checked anyway.
     private(set) var rebuiltGeometry = false
+    private var canvasChanged = false
     var canvasSpec: CanvasSpec
     /// Walks everything and keeps nothing on the instances: a layout from scratch, to check the incremental one.
     private var fresh = false
@@ -66,6 +68,7 @@ final class ProgramLayout {
     }
 
     func setCanvas(_ c: CanvasSpec) {
+        if c != canvasSpec { canvasChanged = true }
         canvasSpec = c
         tree.canvas = ProgramLayout.canvas(c)
     }
@@ -126,7 +129,8 @@ final class ProgramLayout {
             layouts?.forget(key)
             allKeys.remove(key)
         }
-        rebuiltGeometry = !declaredNow.isEmpty || !removals.isEmpty
+        rebuiltGeometry = !declaredNow.isEmpty || !removals.isEmpty || canvasChanged
+        canvasChanged = false
         removals = []
     }
 

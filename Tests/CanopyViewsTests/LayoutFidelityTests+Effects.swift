@@ -296,6 +296,17 @@ extension LayoutFidelityTests {
             """, declarations: Self.insetsDeclarations, ["root": [0, 59, 0, 34], "small": [0, 0, 0, 0]])
     }
 
+    @Test func insetsAreAQuestionTheBodyRunsAgainFor() throws {
+        // A taller canvas with a taller bottom inset: the root is proposed and placed as before, so the reader's
+        // frame is the same, but its bottom inset is 82, not 34.
+        var p = try Self.start(
+            "Color.clear.insets(\"root\")", declarations: Self.insetsDeclarations, canvas: Self.iPhone)
+        Self.expect(p, ["root": [0, 59, 0, 34]])
+        try p.send(nil, "resize", ["width": 393, "height": 900, "safeArea": ["top": 59, "bottom": 82], "scale": 3])
+        Self.expect(p, ["root": [0, 59, 0, 82]])
+        #expect(ViewRuntime.layoutDifference(p.program) == nil)
+    }
+
     @Test func aViewIgnoringTheSafeAreaFillsTheCanvas() throws {
         try Self.checkOnIPhone(
             "Color.red.measure(\"color\").ignoresSafeArea().measure(\"modifier\")",
