@@ -115,6 +115,38 @@ extension LayoutFidelityTests {
             """, ["row": [0, 20, 40, 20], "global": [60, 100, 80, 40]])
     }
 
+    @Test func aProgramsLayoutInsideAnEffect() throws {
+        // The column is 40 × 40 at (80, 80); its bounds are in the scale's space, its subviews placed in them and
+        // drawn scaled 2 around (100, 100).
+        try Self.check("""
+            Column {
+                Color.red.frame(width: 40, height: 20).measure("a")
+                Color.blue.frame(width: 40, height: 20).measure("b")
+            }
+            .scaleEffect(2)
+            """, declarations: """
+                struct Column: Layout {
+                    func sizeThatFits(proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) -> CGSize {
+                        var height: CGFloat = 0
+                        var width: CGFloat = 0
+                        for s in subviews {
+                            let d = s.sizeThatFits(.unspecified)
+                            height += d.height
+                            width = max(width, d.width)
+                        }
+                        return CGSize(width: width, height: height)
+                    }
+                    func placeSubviews(in bounds: CGRect, proposal: ProposedViewSize, subviews: Subviews, cache: inout ()) {
+                        var y = bounds.minY
+                        for s in subviews {
+                            s.place(at: CGPoint(x: bounds.minX, y: y), proposal: .unspecified)
+                            y += s.sizeThatFits(.unspecified).height
+                        }
+                    }
+                }
+                """, ["a": [60, 60, 80, 40], "b": [60, 100, 80, 40]])
+    }
+
     @Test func aSiblingsNameIsNotASpaceAroundTheView() throws {
         // SwiftUI finds a name among the views around a view only (ViewTransform's chain): a sibling's is global.
         try Self.check("""
