@@ -76,6 +76,8 @@ public final class LayoutTree {
     var pendingError: (any Error)?
     /// How deep sizing and placing have recursed: about the depth in the tree of the node being laid out.
     var recursionDepth = 0
+    /// Whether an effect was ever declared: from then on placing keeps every node's space (`place`).
+    var tracksSpaces = false
     /// Stacks of many children laid out in the current `layout()`, by node: sizing a stack and then placing it at
     /// the same proposal shares its children out once. Emptied when `layout()` returns.
     var stackResults: [ObjectIdentifier: StackResult] = [:]
@@ -90,6 +92,7 @@ public final class LayoutTree {
     /// a child that would make a cycle is left out; a child declared under another parent moves here.
     public func set(_ key: String, kind: LayoutKind, children childKeys: [String]) {
         let kind = LayoutKind.validated(kind).0
+        if !tracksSpaces, case .effect = kind { tracksSpaces = true }
         let node = nodes[key] ?? makeNode(key, kind: kind)
         // The common re-declaration: the same children in the same order. A child is always a declared node, so its
         // key names it: no lookup, cycle or duplicate check is needed.
