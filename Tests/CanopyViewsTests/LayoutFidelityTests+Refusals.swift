@@ -15,6 +15,7 @@ extension LayoutFidelityTests {
         ("ScrollView { Color.red }.defaultScrollAnchor(.bottom)", "'defaultScrollAnchor'"),
         ("LazyVGrid(columns: []) { Color.red }", "'LazyVGrid'"),
         ("ViewThatFits { Color.red }", "'ViewThatFits'"),
+        ("Color.red.matchedGeometryEffect(id: 1, in: namespace)", "'matchedGeometryEffect'"),
         ("Color.red.frame(width: 10, height: 10, alignment: Alignment(.leading))", "Alignment takes (horizontal:vertical:)"),
     ])
     func unsupportedLayoutIsACompileErrorNamingIt(content: String, named: String) throws {

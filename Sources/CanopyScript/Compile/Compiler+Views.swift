@@ -271,7 +271,7 @@ extension Compiler {
             return bad(node, "'alignmentGuide' is not part of Canopy's Swift subset yet: its closure does not run in layout, so the views would not line up as in SwiftUI; use frame(alignment:), padding or offset")
         case "safeAreaInset", "safeAreaPadding":
             return bad(node, "'\(n)' is not part of Canopy's Swift subset yet: the safe area is not laid out; use padding, or a VStack with the bar after the content")
-        case "containerRelativeFrame", "contentMargins", "defaultScrollAnchor":
+        case "containerRelativeFrame", "contentMargins", "defaultScrollAnchor", "matchedGeometryEffect":
             return bad(node, "'\(n)' is not part of Canopy's Swift subset yet: the layout does not apply it, so frames would differ from SwiftUI's; use a GeometryReader, padding or frame")
         case "onGeometryChange":
             // `.onGeometryChange(for: T.self, of: { proxy in … }) { new in … }` (or `{ old, new in … }`).
