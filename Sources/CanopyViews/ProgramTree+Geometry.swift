@@ -119,33 +119,21 @@ extension ProgramTree {
     func anchorValue(_ source: Value, owner: String, index: Int) throws(ScriptFault) -> Value {
         guard let anchor = program.type(named: "Anchor") else { throw ScriptFault(.runtime, "Anchor is missing", at: .unknown) }
         let box = layout.anchorBoxes["\(owner)#\(index)"] ?? owner
-        let ux: Double
-        let uy: Double
-        switch source.unboxed {
-        case .string("bounds"):
+        if case .string("bounds") = source.unboxed {
             return .record(anchor.id, [try machine.makeRect(geometryFrame(of: box, in: .global)), .bool(false)])
-        case .string(let name):
-            guard let point = Self.unitPoints[name] else {
+        }
+        // A unit point by name (`.center`), or a `UnitPoint` value where the program has the Layout prelude's.
+        guard let unit = LayoutValues.unitPoint(source) else {
+            if case .string(let name) = source.unboxed {
                 throw ScriptFault(.runtime, "anchorPreference: unknown anchor source .\(name)", at: .unknown)
             }
-            (ux, uy) = point
-        case .record(let t, let f) where program.types[t].name == "UnitPoint" && f.count == 2:
-            // `UnitPoint.center` or `UnitPoint(x:y:)` where the program has the Layout prelude's UnitPoint.
-            guard let x = f[0].unboxed.number, let y = f[1].unboxed.number else { fallthrough }
-            (ux, uy) = (x, y)
-        default:
             throw ScriptFault(.runtime, "anchorPreference: expected .bounds or a unit point such as .center", at: .unknown)
         }
         // The unit point of the box carried to the canvas (through the effects around it: a point, not the
         // bounding box's corner).
-        let point = ask(.point(x: ux, y: uy), of: box)
+        let point = ask(.point(x: unit.x, y: unit.y), of: box)
         return .record(anchor.id, [try machine.makeRect(point), .bool(true)])
     }
-
-    static let unitPoints: [String: (Double, Double)] = [
-        "zero": (0, 0), "topLeading": (0, 0), "top": (0.5, 0), "topTrailing": (1, 0), "leading": (0, 0.5),
-        "center": (0.5, 0.5), "trailing": (1, 0.5), "bottomLeading": (0, 1), "bottom": (0.5, 1), "bottomTrailing": (1, 1),
-    ]
 
     /// The instance of an `overlayPreferenceValue`'s content at `id`: its body is the closure, run with the key's
     /// value once the engine has reduced it (`syncPreferenceValues` gives it that value and keeps it current).
