@@ -284,21 +284,6 @@ extension LayoutFidelityTests {
         return nil
     }
 
-    @Test(arguments: [
-        ("Color.red.rotation3DEffect(.degrees(45), axis: (x: 1, y: 0, z: 0))", "'rotation3DEffect'"),
-        ("Color.red.projectionEffect(.init())", "'projectionEffect'"),
-        ("Color.red.transformEffect(.identity)", "'transformEffect'"),
-    ])
-    func transformsThatCannotBeFramedAreRefused(content: String, named: String) throws {
-        do {
-            _ = try Self.start(content)
-            Issue.record("\(content) compiled")
-        } catch let error as CanopyError {
-            #expect(error.code == .compileError)
-            #expect(error.message.contains(named), "\(error.message)")
-        }
-    }
-
     // MARK: The safe area
 
     static let insetsReader = """

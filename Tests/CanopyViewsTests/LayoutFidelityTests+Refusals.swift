@@ -16,6 +16,9 @@ extension LayoutFidelityTests {
         ("LazyVGrid(columns: []) { Color.red }", "'LazyVGrid'"),
         ("ViewThatFits { Color.red }", "'ViewThatFits'"),
         ("Color.red.matchedGeometryEffect(id: 1, in: namespace)", "'matchedGeometryEffect'"),
+        ("Color.red.rotation3DEffect(.degrees(45), axis: (x: 1, y: 0, z: 0))", "'rotation3DEffect'"),
+        ("Color.red.projectionEffect(.init())", "'projectionEffect'"),
+        ("Color.red.transformEffect(.identity)", "'transformEffect'"),
         ("Color.red.frame(width: 10, height: 10, alignment: Alignment(.leading))", "Alignment takes (horizontal:vertical:)"),
     ])
     func unsupportedLayoutIsACompileErrorNamingIt(content: String, named: String) throws {
